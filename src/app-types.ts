@@ -1,0 +1,45 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type pg from 'pg';
+import type { CreditPlan } from './catalog/plans.ts';
+import type { Config } from './config.ts';
+import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
+
+/** What every module's routes and services may use; built once per process in app.ts. */
+export interface Deps {
+  config: Config;
+  pool: pg.Pool;
+  authenticator: ApiKeyAuthenticator;
+  plans: CreditPlan[];
+  /** Bearer token of the admin API; the admin API refuses every call when unset. */
+  adminToken: string | undefined;
+}
+
+/** The Fastify instance type every module receives (TypeBox schemas give typed requests). */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+  interface FastifyRequest {
+    /** The team and key behind an authenticated /api request. */
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Which credential a route takes; set from its path prefix by the auth plugin. */
+    auth?: 'api-key' | 'admin' | 'none';
+  }
+}

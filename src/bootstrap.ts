@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { generateAdminToken } from './lib/secrets.ts';
+import { createApiKey } from './modules/api-keys/service.ts';
+import { countTeams, createTeam } from './modules/teams/service.ts';
+
+export const DEFAULT_TEAM_CREDITS = 10_000;
+
+export interface Credentials {
+  admin_token: string;
+  api_key?: string;
+  team_id?: string;
+}
+
+export interface LocalSetup {
+  adminToken: string;
+  /** The admin token was made by this start (to be shown once). */
+  adminTokenIsNew: boolean;
+  /** Set only on the very first start, to be shown once. */
+  created?: { apiKey: string; teamId: string };
+}
+
+async function readCredentials(file: string): Promise<Credentials | undefined> {
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(await readFile(file, 'utf8')) as Credentials;
+}
+
+/**
+ * Local (embedded database) start: keeps the admin token in `<dataDir>/credentials.json` (0600)
+ * and, when the database has no team yet, creates a default team with starting credits and an
+ * API key, written to the same file.
+ */
+export async function prepareLocalSetup(pool: pg.Pool, dataDir: string, envAdminToken?: string): Promise<LocalSetup> {
+  const file = join(dataDir, 'credentials.json');
+  const stored = await readCredentials(file);
+  const adminTokenIsNew = !envAdminToken && !stored?.admin_token;
+  const adminToken = envAdminToken ?? stored?.admin_token ?? generateAdminToken();
+  const credentials: Credentials = { ...stored, admin_token: adminToken };
+
+  let created: LocalSetup['created'];
+  if ((await countTeams(pool)) === 0) {
+    const team = await createTeam(pool, { name: 'Default team', credits: DEFAULT_TEAM_CREDITS });
+    const key = await createApiKey(pool, team.id, 'Default key');
+    credentials.api_key = key.key;
+    credentials.team_id = team.id;
+    created = { apiKey: key.key, teamId: team.id };
+  }
+  if (created || adminTokenIsNew) await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return { adminToken, adminTokenIsNew, created };
+}

@@ -1,0 +1,54 @@
+/** Every machine-readable error code the API answers with, mapped to its HTTP status. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  influencer_not_ready: 400,
+  model_not_found: 400,
+  unauthorized: 401,
+  insufficient_credits: 402,
+  forbidden: 403,
+  not_found: 404,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  media_rejected: 422,
+  idempotency_mismatch: 422,
+  rate_limited: 429,
+  generation_failed: 500,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** The one error type services throw; the app's error handler turns it into the JSON body. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], headers?: Record<string, string>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get statusCode(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** Shorthand for the 400 raised by a rule that a schema cannot express. */
+export function invalidField(field: string, message: string): AppError {
+  return new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+}
+
+/** Shorthand for a 404 naming the kind of resource. */
+export function notFound(kind: string, id?: string): AppError {
+  return new AppError('not_found', id === undefined ? `${kind} not found` : `${kind} '${id}' not found`);
+}

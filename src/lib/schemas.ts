@@ -1,0 +1,43 @@
+import { type TSchema, Type } from 'typebox';
+import { ERROR_STATUS } from './errors.ts';
+
+/** ISO 8601 UTC timestamp with milliseconds. */
+export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-22T01:22:07.123Z'] });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.Enum(Object.keys(ERROR_STATUS), { description: 'Machine-readable error code' }),
+      message: Type.String({ description: 'What went wrong and, where it helps, what to do next' }),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+          description: 'One entry per invalid field (validation errors only)',
+        }),
+      ),
+    }),
+  },
+  { $id: 'Error', title: 'Error' },
+);
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request (`invalid_request`, with one `details` entry per bad field)',
+  401: 'Missing, malformed, unknown or revoked credential (`unauthorized`)',
+  402: 'Not enough credits (`insufficient_credits`)',
+  403: 'The workspace belongs to another team (`forbidden`)',
+  404: 'Resource not found (`not_found`)',
+  409: 'A request with this Idempotency-Key is still in flight (`idempotency_conflict`)',
+  413: 'Body larger than the limit (`payload_too_large`)',
+  422: 'Rejected content (`media_rejected`, `idempotency_mismatch`)',
+  429: 'Too many requests (`rate_limited`)',
+  500: 'Generation failed or internal error',
+  503: 'Dependency unavailable',
+};
+
+/** Response schema entries for the error statuses a route can answer with (for validation of docs). */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) {
+    out[status] = Type.Ref('Error', { description: STATUS_DESCRIPTIONS[status] ?? 'Error' });
+  }
+  return out;
+}

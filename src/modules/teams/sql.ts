@@ -1,0 +1,55 @@
+import type { Queryable } from '../../db/pool.ts';
+
+export interface TeamRow {
+  id: string;
+  name: string;
+  credits: number;
+  created_at: Date;
+}
+
+export async function insertTeam(db: Queryable, id: string, name: string, webhookSecret: string): Promise<TeamRow> {
+  const { rows } = await db.query<TeamRow>(
+    `insert into teams (id, name, webhook_secret)
+     values ($1::text, $2::text, $3::text)
+     returning id, name, credits, created_at`,
+    [id, name, webhookSecret],
+  );
+  return rows[0] as TeamRow;
+}
+
+export async function selectTeam(db: Queryable, id: string): Promise<TeamRow | undefined> {
+  const { rows } = await db.query<TeamRow>('select id, name, credits, created_at from teams where id = $1::text', [id]);
+  return rows[0];
+}
+
+/** Newest first, keyset-paginated on the time-ordered id. */
+export async function selectTeams(db: Queryable, limit: number, before: string | undefined): Promise<TeamRow[]> {
+  const { rows } = await db.query<TeamRow>(
+    `select id, name, credits, created_at from teams
+     where $2::text is null or id < $2::text
+     order by id desc
+     limit $1::int`,
+    [limit, before ?? null],
+  );
+  return rows;
+}
+
+export async function countTeams(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from teams');
+  return rows[0]?.n ?? 0;
+}
+
+export async function selectWebhookSecret(db: Queryable, teamId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ webhook_secret: string }>('select webhook_secret from teams where id = $1::text', [
+    teamId,
+  ]);
+  return rows[0]?.webhook_secret;
+}
+
+export async function updateWebhookSecret(db: Queryable, teamId: string, secret: string): Promise<boolean> {
+  const { rowCount } = await db.query('update teams set webhook_secret = $2::text where id = $1::text', [
+    teamId,
+    secret,
+  ]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,60 @@
+import type { FastifyError } from 'fastify';
+import type { App } from '../app-types.ts';
+import { AppError, type ErrorCode, type ErrorDetail } from '../lib/errors.ts';
+import { validationDetails } from './validation.ts';
+
+interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+}
+
+function body(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+  return { error: details ? { code, message, details } : { code, message } };
+}
+
+/** Turns what Fastify itself raises (parsing, limits, validation) into our codes. */
+function fromFastifyError(error: FastifyError, jsonBodyLimit: number): AppError | undefined {
+  if (error.validation) {
+    const details = validationDetails(error.validation as never, error.validationContext);
+    const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
+    return new AppError('invalid_request', `Invalid request: ${summary}`, details);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', `Request body is larger than the limit of ${jsonBodyLimit} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('invalid_request', 'Unsupported Content-Type: send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_request', 'The body is empty but Content-Type says application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_request', `Malformed JSON body: ${error.message}`);
+  }
+  if (error instanceof SyntaxError || error.name === 'SyntaxError') {
+    return new AppError('invalid_request', `Malformed JSON body: ${error.message}`);
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return new AppError('payload_too_large', error.message);
+  if (status === 404) return new AppError('not_found', error.message);
+  if (status >= 400 && status < 500) return new AppError('invalid_request', error.message);
+  return undefined;
+}
+
+/** One error handler and one not-found handler: every error leaves as `{"error": {...}}`. */
+export function installErrorHandling(app: App): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = error instanceof AppError ? error : fromFastifyError(error, app.deps.config.jsonBodyLimit);
+    if (appError) {
+      if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (appError.headers) reply.headers(appError.headers);
+      return reply.code(appError.statusCode).send(body(appError.code, appError.message, appError.details));
+    }
+    // A bug: log everything against the request id, answer nothing about the internals.
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .code(500)
+      .send(body('internal_error', `Internal error; quote request id ${request.id} when reporting it`));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(body('not_found', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

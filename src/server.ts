@@ -1,0 +1,123 @@
+import { join, resolve } from 'node:path';
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { DEFAULT_TEAM_CREDITS, type LocalSetup, prepareLocalSetup } from './bootstrap.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool } from './db/pool.ts';
+import { startWorker } from './worker.ts';
+
+type Closer = () => Promise<unknown>;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  const closers: Closer[] = [];
+  const servesApi = config.role !== 'worker';
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
+    databaseUrl = embedded.url;
+    log.info({ dataDir: resolve(config.dataDir) }, 'embedded PostgreSQL started');
+  } else if (servesApi && !config.adminToken) {
+    throw new Error('ADMIN_TOKEN must be set (24 characters or more) when DATABASE_URL is used.');
+  }
+
+  const pool = createPool(databaseUrl, config.databasePoolSize, (err) =>
+    log.error({ err }, 'idle database client error'),
+  );
+  const stopDatabase = async () => {
+    await pool.end();
+    await embedded?.stop();
+  };
+
+  let adminToken = config.adminToken;
+  try {
+    const applied = await migrate(pool);
+    if (applied.length > 0) log.info({ versions: applied }, 'migrations applied');
+    if (embedded) {
+      const setup = await prepareLocalSetup(pool, config.dataDir, config.adminToken);
+      adminToken = setup.adminToken;
+      if (setup.created || setup.adminTokenIsNew) printCredentials(config, setup);
+    }
+  } catch (err) {
+    await stopDatabase().catch(() => undefined);
+    throw err;
+  }
+  closers.push(stopDatabase);
+
+  if (config.role !== 'api') {
+    const runner = await startWorker(pool, config.workerConcurrency, log.child({ role: 'worker' }));
+    closers.unshift(() => runner.stop());
+    log.info({ concurrency: config.workerConcurrency }, 'worker started');
+  }
+
+  if (servesApi) {
+    const { app } = await buildApp(config, pool, adminToken);
+    closers.unshift(() => app.close());
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      await closeAll(closers);
+      const code = (err as NodeJS.ErrnoException).code;
+      throw code === 'EADDRINUSE' ? new Error(`Port ${config.port} is already in use; set PORT to another one.`) : err;
+    }
+  }
+
+  installSignalHandlers(log, closers, config.shutdownTimeoutMs);
+}
+
+function printCredentials(config: Config, setup: LocalSetup): void {
+  const lines: string[] = [];
+  if (setup.created) lines.push(`First start: created the default team with ${DEFAULT_TEAM_CREDITS} credits.`);
+  if (setup.created) lines.push(`  API key:      ${setup.created.apiKey}`);
+  if (setup.adminTokenIsNew) lines.push(`  Admin token:  ${setup.adminToken}`);
+  lines.push(`  (saved in ${join(config.dataDir, 'credentials.json')}, readable only by you; shown this once)`);
+  if (setup.created) {
+    lines.push(
+      `  Try: curl -H "Authorization: Bearer ${setup.created.apiKey}" http://localhost:${config.port}/api/v1/billing/credits`,
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+async function closeAll(closers: Closer[]): Promise<void> {
+  for (const close of closers) await close();
+}
+
+function installSignalHandlers(log: pino.Logger, closers: Closer[], timeoutMs: number): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing in-flight work');
+    const timer = setTimeout(() => {
+      log.error({ timeoutMs }, 'shutdown took too long: exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    closeAll(closers).then(
+      () => {
+        log.info('stopped cleanly');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

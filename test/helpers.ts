@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import type { App } from '../src/app-types.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { createPool } from '../src/db/pool.ts';
+import * as dbSql from '../src/db/sql.ts';
+import type { RegisteredRoute } from '../src/plugins/auth.ts';
+
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL;
+const TEMPLATE = process.env.TEST_TEMPLATE_DATABASE;
+
+function requireEnv(): { adminUrl: string; template: string } {
+  if (!ADMIN_URL || !TEMPLATE) throw new Error('Run the tests with `npm test` (it starts the test database).');
+  return { adminUrl: ADMIN_URL, template: TEMPLATE };
+}
+
+/** A fresh database cloned from the migrated template; dropped by the returned function. */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { adminUrl, template } = requireEnv();
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await dbSql.createDatabase(admin, name, template);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      try {
+        await dbSql.dropDatabase(c, name);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  routes: RegisteredRoute[];
+  adminToken: string;
+  databaseUrl: string;
+  /** A pool on the same database, for checks a user could make through SQL reports. */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  env?: Record<string, string>;
+  /** Reuse a database (a second process on the same data). */
+  databaseUrl?: string;
+  adminToken?: string;
+}
+
+/** Starts the real HTTP app on a free port against a real PostgreSQL database of its own. */
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const adminToken = options.adminToken ?? `gma_${randomBytes(30).toString('base64url')}`;
+  const config: Config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    ADMIN_TOKEN: adminToken,
+    ...options.env,
+  });
+  const pool = createPool(database.url, config.databasePoolSize, () => undefined);
+  const { app, routes } = await buildApp(config, pool, adminToken);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    routes,
+    adminToken,
+    databaseUrl: database.url,
+    pool,
+    close: async () => {
+      await app.close();
+      await pool.end();
+      if (!options.databaseUrl) await database.drop();
+    },
+  };
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  /** Bearer credential (API key or admin token). */
+  token?: string;
+  body?: unknown;
+  /** A raw body sent as is (with its own content type). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call; parses a JSON answer when there is one. */
+export async function call<T = unknown>(
+  server: { url: string },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${server.url}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export interface TeamFixture {
+  id: string;
+  key: string;
+  keyId: string;
+}
+
+/** Creates a team with credits and an API key through the admin API. */
+export async function createTeam(server: TestServer, credits = 1000, name = 'team'): Promise<TeamFixture> {
+  const team = await call<{ id: string }>(server, 'POST', '/admin/v1/teams', {
+    token: server.adminToken,
+    body: { name, credits },
+  });
+  if (team.status !== 201) throw new Error(`team create failed: ${team.status} ${team.text}`);
+  const key = await call<{ id: string; key: string }>(server, 'POST', `/admin/v1/teams/${team.body.id}/api-keys`, {
+    token: server.adminToken,
+    body: { name: 'test' },
+  });
+  if (key.status !== 201) throw new Error(`key create failed: ${key.status} ${key.text}`);
+  return { id: team.body.id, key: key.body.key, keyId: key.body.id };
+}
+
+/** Fills a route pattern's parameters with plausible ids. */
+export function concretePath(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => `${name}-${randomBytes(4).toString('hex')}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
