@@ -29,8 +29,10 @@ create index workspaces_team_id_idx on workspaces (team_id, created_at desc);
 
 -- Append-only: every change of a team's balance is one row, written in the transaction that
 -- changes teams.credits, so sum(amount) per team always equals the balance.
+-- seq is taken while the team row is locked, so per team it is the order changes were applied.
 create table credit_ledger (
   id text primary key,
+  seq bigint generated always as identity,
   team_id text not null references teams (id),
   amount bigint not null check (amount <> 0),
   balance_after bigint not null check (balance_after >= 0),
@@ -39,7 +41,7 @@ create table credit_ledger (
   generation_id text,
   created_at timestamptz not null default now()
 );
-create index credit_ledger_team_id_idx on credit_ledger (team_id, id desc);
+create index credit_ledger_team_seq_idx on credit_ledger (team_id, seq desc);
 
 create function credit_ledger_is_append_only() returns trigger language plpgsql as $$
 begin

@@ -37,7 +37,7 @@ export async function buildApp(config: Config, pool: pg.Pool, adminToken: string
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { maxParamLength: 200 },
   }).withTypeProvider() as unknown as App;
 
   const deps: Deps = {
@@ -53,9 +53,20 @@ export async function buildApp(config: Config, pool: pg.Pool, adminToken: string
   installValidators(app, [ErrorBody]);
   installErrorHandling(app);
 
+  // While shutting down, answers close their connection so that keep-alive clients do not hold
+  // the server open after their in-flight request is done.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   const routes: RegisteredRoute[] = [];

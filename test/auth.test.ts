@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, concretePath, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import {
+  call,
+  concretePath,
+  createTeam,
+  sleep,
+  startTestServer,
+  type TeamFixture,
+  type TestServer,
+} from './helpers.ts';
 
 const BAD_CREDENTIALS: Array<[string, Record<string, string>]> = [
   ['no Authorization header', {}],
@@ -70,7 +78,9 @@ describe('authentication', () => {
   });
 
   test('a valid key is accepted, case-insensitive scheme included', async () => {
-    const r = await call(server, 'GET', '/api/v1/billing/credits', { headers: { authorization: `bearer ${team.key}` } });
+    const r = await call(server, 'GET', '/api/v1/billing/credits', {
+      headers: { authorization: `bearer ${team.key}` },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body, 100);
   });

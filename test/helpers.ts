@@ -63,7 +63,9 @@ export interface ServerOptions {
 
 /** Starts the real HTTP app on a free port against a real PostgreSQL database of its own. */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase();
   const adminToken = options.adminToken ?? `gma_${randomBytes(30).toString('base64url')}`;
   const config: Config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

@@ -30,7 +30,11 @@ try {
     stdio: 'inherit',
     env: { ...process.env, TEST_DATABASE_ADMIN_URL: db.adminUrl, TEST_TEMPLATE_DATABASE: TEMPLATE },
   });
-  code = await new Promise<number>((resolveExit) => child.on('exit', (c, signal) => resolveExit(c ?? (signal ? 1 : 0))));
+  // An interrupted run still stops its database.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  code = await new Promise<number>((resolveExit) =>
+    child.on('exit', (c, signal) => resolveExit(c ?? (signal ? 1 : 0))),
+  );
 } finally {
   await db.stop().catch((err: unknown) => console.error(err));
   await rm(dir, { recursive: true, force: true });

@@ -18,6 +18,12 @@ function fromFastifyError(error: FastifyError, jsonBodyLimit: number): AppError 
     const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
     return new AppError('invalid_request', `Invalid request: ${summary}`, details);
   }
+  if (PG_BAD_TEXT.has(String(error.code))) {
+    return new AppError(
+      'invalid_request',
+      'The request contains text that cannot be stored (NUL or invalid characters)',
+    );
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', `Request body is larger than the limit of ${jsonBodyLimit} bytes`);
@@ -38,8 +44,26 @@ function fromFastifyError(error: FastifyError, jsonBodyLimit: number): AppError 
   return undefined;
 }
 
+// An escaped NUL that is not itself an escaped backslash followed by 'u0000'.
+const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
+
+// PostgreSQL refuses NUL characters and invalid encodings in text: that is bad input, not a bug.
+const PG_BAD_TEXT = new Set(['22021', '22P05']);
+
 /** One error handler and one not-found handler: every error leaves as `{"error": {...}}`. */
 export function installErrorHandling(app: App): void {
+  // JSON bodies: Fastify's parser (which refuses __proto__ and constructor.prototype keys), plus
+  // a refusal of the NUL character, which no text field may hold.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    if (NUL_ESCAPE.test(text as string)) {
+      done(new AppError('invalid_request', 'Text fields may not contain the NUL character (\\u0000)'), undefined);
+      return;
+    }
+    parseJson(request, text as string, done);
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = error instanceof AppError ? error : fromFastifyError(error, app.deps.config.jsonBodyLimit);
     if (appError) {

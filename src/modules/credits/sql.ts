@@ -49,7 +49,7 @@ export async function selectBalance(db: Queryable, teamId: string): Promise<numb
   return rows[0]?.credits;
 }
 
-/** Newest first, keyset-paginated on the time-ordered id. */
+/** Newest first (in the order the changes were applied), keyset-paginated by entry id. */
 export async function selectLedger(
   db: Queryable,
   teamId: string,
@@ -58,8 +58,9 @@ export async function selectLedger(
 ): Promise<LedgerRow[]> {
   const { rows } = await db.query<LedgerRow>(
     `select ${LEDGER_COLUMNS} from credit_ledger
-     where team_id = $1::text and ($3::text is null or id < $3::text)
-     order by id desc
+     where team_id = $1::text
+       and ($3::text is null or seq < (select seq from credit_ledger where id = $3::text))
+     order by seq desc
      limit $2::int`,
     [teamId, limit, before ?? null],
   );

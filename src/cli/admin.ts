@@ -1,0 +1,168 @@
+// The admin CLI: a thin client of the admin API (/admin/v1) that prints JSON.
+//   npm run -s admin -- teams create --name acme --credits 500
+// It talks to GMS_URL (default http://localhost:$PORT or 8080) with ADMIN_TOKEN, or with the
+// token that a local start saved in $DATA_DIR/credentials.json.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: npm run -s admin -- <command> [options]
+
+  teams create --name <name> [--credits <n>]
+  teams list [--limit <n>] [--before <team_id>]
+  teams get <team_id>
+  keys create --team <team_id> [--name <name>]
+  keys list --team <team_id>
+  keys revoke <key_id>
+  credits grant --team <team_id> --amount <n> --reason <text>   (negative amount: correction)
+  ledger --team <team_id> [--limit <n>] [--before <entry_id>]
+  workspaces create --team <team_id> --name <name>
+  workspaces list --team <team_id>
+  webhook-secret get --team <team_id>
+  webhook-secret rotate --team <team_id>
+
+Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
+
+class UsageError extends Error {}
+
+interface Request {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+type Options = Record<string, string | undefined>;
+
+function need(options: Options, name: string): string {
+  const value = options[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function integer(value: string, name: string): number {
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+function query(options: Options): string {
+  const params = new URLSearchParams();
+  if (options.limit) params.set('limit', options.limit);
+  if (options.before) params.set('before', options.before);
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Maps a command line to one admin API call. */
+function toRequest(words: string[], options: Options): Request {
+  const [group, action, target] = words;
+  const team = () => encodeURIComponent(need(options, 'team'));
+  const id = (label: string) => {
+    if (!target) throw new UsageError(`${group} ${action} needs the ${label}`);
+    return encodeURIComponent(target);
+  };
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'teams create':
+      return {
+        method: 'POST',
+        path: '/admin/v1/teams',
+        body: {
+          name: need(options, 'name'),
+          ...(options.credits !== undefined ? { credits: integer(options.credits, 'credits') } : {}),
+        },
+      };
+    case 'teams list':
+      return { method: 'GET', path: `/admin/v1/teams${query(options)}` };
+    case 'teams get':
+      return { method: 'GET', path: `/admin/v1/teams/${id('team id')}` };
+    case 'keys create':
+      return {
+        method: 'POST',
+        path: `/admin/v1/teams/${team()}/api-keys`,
+        body: options.name ? { name: options.name } : {},
+      };
+    case 'keys list':
+      return { method: 'GET', path: `/admin/v1/teams/${team()}/api-keys` };
+    case 'keys revoke':
+      return { method: 'DELETE', path: `/admin/v1/api-keys/${id('key id')}` };
+    case 'credits grant':
+      return {
+        method: 'POST',
+        path: `/admin/v1/teams/${team()}/credits`,
+        body: { amount: integer(need(options, 'amount'), 'amount'), reason: need(options, 'reason') },
+      };
+    case 'ledger':
+      return { method: 'GET', path: `/admin/v1/teams/${team()}/ledger${query(options)}` };
+    case 'workspaces create':
+      return { method: 'POST', path: `/admin/v1/teams/${team()}/workspaces`, body: { name: need(options, 'name') } };
+    case 'workspaces list':
+      return { method: 'GET', path: `/admin/v1/teams/${team()}/workspaces` };
+    case 'webhook-secret get':
+      return { method: 'GET', path: `/admin/v1/teams/${team()}/webhook-secret` };
+    case 'webhook-secret rotate':
+      return { method: 'POST', path: `/admin/v1/teams/${team()}/webhook-secret` };
+    default:
+      throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'No command given');
+  }
+}
+
+function adminToken(): string {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  const file = join(process.env.DATA_DIR || '.data', 'credentials.json');
+  if (existsSync(file)) {
+    const token = (JSON.parse(readFileSync(file, 'utf8')) as { admin_token?: string }).admin_token;
+    if (token) return token;
+  }
+  throw new UsageError(`Set ADMIN_TOKEN (no ${file} with a saved token was found)`);
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    options: {
+      name: { type: 'string' },
+      credits: { type: 'string' },
+      team: { type: 'string' },
+      amount: { type: 'string' },
+      reason: { type: 'string' },
+      limit: { type: 'string' },
+      before: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    allowNegative: false,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const { help: _help, ...options } = values;
+  const request = toRequest(positionals, options);
+  const base = process.env.GMS_URL || `http://localhost:${process.env.PORT || 8080}`;
+  const response = await fetch(new URL(request.path, base), {
+    method: request.method,
+    headers: {
+      authorization: `Bearer ${adminToken()}`,
+      ...(request.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: request.body ? JSON.stringify(request.body) : undefined,
+  });
+  const text = await response.text();
+  const output = text
+    ? JSON.stringify(JSON.parse(text), null, 2)
+    : JSON.stringify({ ok: true, status: response.status });
+  (response.ok ? process.stdout : process.stderr).write(`${output}\n`);
+  return response.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const message = err instanceof Error ? err.message : String(err);
+    const hint =
+      (err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED' ? ' (is the service running?)' : '';
+    process.stderr.write(
+      `${JSON.stringify({ error: { message: `${message}${hint}` } })}\n${usage ? `\n${USAGE}\n` : ''}`,
+    );
+    process.exit(2);
+  },
+);
