@@ -11,7 +11,6 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: '.data' }),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
-  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 750 }),
@@ -30,7 +29,6 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
-  publicBaseUrl: string | undefined;
   logLevel: string;
   jsonBodyLimit: number;
   /** How long a verified API key is trusted without asking the database again (at most 1 s). */
@@ -63,7 +61,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     adminToken: e.ADMIN_TOKEN,
-    publicBaseUrl: e.PUBLIC_BASE_URL,
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
