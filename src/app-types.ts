@@ -7,9 +7,12 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type pg from 'pg';
+import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
+import type { IdempotencyClaim } from './modules/idempotency/service.ts';
+import type { Storage } from './storage/types.ts';
 
 /** What every module's routes and services may use; built once per process in app.ts. */
 export interface Deps {
@@ -17,6 +20,8 @@ export interface Deps {
   pool: pg.Pool;
   authenticator: ApiKeyAuthenticator;
   plans: CreditPlan[];
+  catalog: ModelCatalog;
+  storage: Storage;
   /** Bearer token of the admin API; the admin API refuses every call when unset. */
   adminToken: string | undefined;
 }
@@ -37,6 +42,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The team and key behind an authenticated /api request. */
     principal: Principal;
+    /** The Idempotency-Key this request holds, if it sent one. */
+    idempotency: IdempotencyClaim | null;
   }
   interface FastifyContextConfig {
     /** Which credential a route takes; set from its path prefix by the auth plugin. */

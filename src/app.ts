@@ -1,22 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
-import type pg from 'pg';
 import type { App, Deps } from './app-types.ts';
-import { loadCreditPlans } from './catalog/plans.ts';
-import type { Config } from './config.ts';
+import { GenerationStatusRecord } from './engine/status.ts';
 import { ErrorBody } from './lib/schemas.ts';
 import apiKeyAdminRoutes from './modules/api-keys/admin-routes.ts';
-import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import billingRoutes from './modules/billing/routes.ts';
 import creditAdminRoutes from './modules/credits/admin-routes.ts';
+import generationRoutes from './modules/generations/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
+import imageRoutes from './modules/images/routes.ts';
 import teamAdminRoutes from './modules/teams/admin-routes.ts';
 import workspaceRoutes, { workspaceAdminRoutes } from './modules/workspaces/routes.ts';
 import { installAuth, type RegisteredRoute } from './plugins/auth.ts';
 import { installErrorHandling } from './plugins/errors.ts';
+import { installIdempotency } from './plugins/idempotency.ts';
 import { installMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';
 import { installValidators } from './plugins/validation.ts';
+import { mediaRoutes } from './storage/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -26,8 +27,9 @@ export interface BuiltApp {
   routes: RegisteredRoute[];
 }
 
-/** Builds the HTTP application on an existing pool; listening and closing belong to the caller. */
-export async function buildApp(config: Config, pool: pg.Pool, adminToken: string | undefined): Promise<BuiltApp> {
+/** Builds the HTTP application on the shared dependencies; listening and closing belong to the caller. */
+export async function buildApp(deps: Deps): Promise<BuiltApp> {
+  const { config } = deps;
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.jsonBodyLimit,
@@ -40,17 +42,11 @@ export async function buildApp(config: Config, pool: pg.Pool, adminToken: string
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider() as unknown as App;
 
-  const deps: Deps = {
-    config,
-    pool,
-    authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
-    plans: loadCreditPlans(),
-    adminToken,
-  };
   app.decorate('deps', deps);
 
   app.addSchema(ErrorBody);
-  installValidators(app, [ErrorBody]);
+  app.addSchema(GenerationStatusRecord);
+  installValidators(app, [ErrorBody, GenerationStatusRecord]);
   installErrorHandling(app);
 
   // While shutting down, answers close their connection so that keep-alive clients do not hold
@@ -72,10 +68,14 @@ export async function buildApp(config: Config, pool: pg.Pool, adminToken: string
   const routes: RegisteredRoute[] = [];
   installAuth(app, routes);
   installMetrics(app);
+  installIdempotency(app);
   await installOpenApi(app);
 
   await app.register(healthRoutes);
   await app.register(billingRoutes);
+  await app.register(imageRoutes);
+  await app.register(generationRoutes);
+  await app.register(mediaRoutes, { storage: deps.storage });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
   await app.register(apiKeyAdminRoutes);

@@ -17,6 +17,21 @@ const EnvSchema = Type.Object({
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
+  STORAGE_DRIVER: Type.Enum(['local', 's3'], { default: 'local' }),
+  S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  S3_REGION: Type.String({ default: 'us-east-1' }),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  S3_PREFIX: Type.String({ default: '' }),
+  S3_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  SIMULATOR_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
+  WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
+  WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
+  ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
 });
 
 export type Role = Static<typeof Role>;
@@ -36,6 +51,29 @@ export interface Config {
   databasePoolSize: number;
   workerConcurrency: number;
   shutdownTimeoutMs: number;
+  /** The origin clients reach the service at; media URLs start with it. */
+  publicBaseUrl: string;
+  storage: {
+    driver: 'local' | 's3';
+    s3: {
+      bucket: string | undefined;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      prefix: string;
+      publicUrl: string | undefined;
+    };
+  };
+  /** Lifts the public-address rule for outbound URLs (local development and tests only). */
+  allowPrivateUrls: boolean;
+  simulatorDelayMs: number;
+  /** Delays before each webhook retry, in seconds. */
+  webhookRetryDelaysS: number[];
+  /** A worker whose heartbeat is older than this is dead and its jobs are released. */
+  workerDeadAfterMs: number;
+  itemMaxAttempts: number;
 }
 
 /** Parses and validates the environment once; a bad value stops the start with a clear message. */
@@ -54,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = converted as Static<typeof EnvSchema>;
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
+    throw new Error('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -67,5 +107,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    storage: {
+      driver: e.STORAGE_DRIVER as 'local' | 's3',
+      s3: {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        prefix: e.S3_PREFIX,
+        publicUrl: e.S3_PUBLIC_URL,
+      },
+    },
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    simulatorDelayMs: e.SIMULATOR_DELAY_MS,
+    webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),
+    workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS,
+    itemMaxAttempts: e.ITEM_MAX_ATTEMPTS,
   };
 }

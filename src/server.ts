@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { Logger, runMigrations } from 'graphile-worker';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { DEFAULT_TEAM_CREDITS, type LocalSetup, prepareLocalSetup } from './bootstrap.ts';
@@ -6,9 +7,12 @@ import { type Config, loadConfig } from './config.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
+import { createDeps } from './deps.ts';
 import { startWorker } from './worker.ts';
 
 type Closer = () => Promise<unknown>;
+
+const quietGraphileLogger = new Logger(() => () => undefined);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
   let adminToken = config.adminToken;
   try {
     const applied = await migrate(pool);
+    await runMigrations({ pgPool: pool, logger: quietGraphileLogger });
     if (applied.length > 0) log.info({ versions: applied }, 'migrations applied');
     if (embedded) {
       const setup = await prepareLocalSetup(pool, config.dataDir, config.adminToken);
@@ -49,14 +54,15 @@ async function main(): Promise<void> {
   }
   closers.push(stopDatabase);
 
+  const deps = createDeps(config, pool, adminToken);
   if (config.role !== 'api') {
-    const runner = await startWorker(pool, config.workerConcurrency, log.child({ role: 'worker' }));
-    closers.unshift(() => runner.stop());
+    const worker = await startWorker(deps, log.child({ role: 'worker' }));
+    closers.unshift(() => worker.stop());
     log.info({ concurrency: config.workerConcurrency }, 'worker started');
   }
 
   if (servesApi) {
-    const { app } = await buildApp(config, pool, adminToken);
+    const { app } = await buildApp(deps);
     closers.unshift(() => app.close());
     try {
       await app.listen({ port: config.port, host: config.host });

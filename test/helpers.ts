@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import type { App } from '../src/app-types.ts';
 import { type Config, loadConfig } from '../src/config.ts';
+import { freePort } from '../src/db/embedded.ts';
 import { createPool } from '../src/db/pool.ts';
 import * as dbSql from '../src/db/sql.ts';
+import { createDeps } from '../src/deps.ts';
 import type { RegisteredRoute } from '../src/plugins/auth.ts';
+import { startWorker } from '../src/worker.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL;
 const TEMPLATE = process.env.TEST_TEMPLATE_DATABASE;
@@ -51,6 +57,7 @@ export interface TestServer {
   databaseUrl: string;
   /** A pool on the same database, for checks a user could make through SQL reports. */
   pool: pg.Pool;
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -59,6 +66,8 @@ export interface ServerOptions {
   /** Reuse a database (a second process on the same data). */
   databaseUrl?: string;
   adminToken?: string;
+  /** Also run a worker in this process (default true). */
+  worker?: boolean;
 }
 
 /** Starts the real HTTP app on a free port against a real PostgreSQL database of its own. */
@@ -67,29 +76,40 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     ? { url: options.databaseUrl, drop: async () => {} }
     : await createTestDatabase();
   const adminToken = options.adminToken ?? `gma_${randomBytes(30).toString('base64url')}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'genmedia-server-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const config: Config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
     ADMIN_TOKEN: adminToken,
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: url,
+    ALLOW_PRIVATE_URLS: 'true',
+    WORKER_DEAD_AFTER_MS: '2000',
     ...options.env,
   });
   const pool = createPool(database.url, config.databasePoolSize, () => undefined);
-  const { app, routes } = await buildApp(config, pool, adminToken);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  const deps = createDeps(config, pool, adminToken);
+  const { app, routes } = await buildApp(deps);
+  await app.listen({ port, host: '127.0.0.1' });
+  const worker = options.worker === false ? undefined : await startWorker(deps, pino({ level: 'silent' }));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     app,
     routes,
     adminToken,
     databaseUrl: database.url,
     pool,
+    dataDir,
     close: async () => {
       await app.close();
+      await worker?.stop();
       await pool.end();
       if (!options.databaseUrl) await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger, runMigrations } from 'graphile-worker';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
@@ -17,6 +18,7 @@ let code = 1;
 try {
   const pool = createPool(db.url, 2, () => undefined);
   await migrate(pool);
+  await runMigrations({ pgPool: pool, logger: new Logger(() => () => undefined) });
   await pool.end();
 
   const files = process.argv.slice(2);

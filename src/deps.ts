@@ -1,0 +1,35 @@
+import type pg from 'pg';
+import type { Deps } from './app-types.ts';
+import { loadModelCatalog } from './catalog/models.ts';
+import { loadCreditPlans } from './catalog/plans.ts';
+import type { Config } from './config.ts';
+import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
+import { createStorage, defaultLocalRoot } from './storage/index.ts';
+
+/** Everything the API and the workers share, built once per process from the configuration. */
+export function createDeps(config: Config, pool: pg.Pool, adminToken: string | undefined): Deps {
+  const { s3 } = config.storage;
+  return {
+    config,
+    pool,
+    authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
+    plans: loadCreditPlans(),
+    catalog: loadModelCatalog(),
+    storage: createStorage({
+      driver: config.storage.driver,
+      localRoot: defaultLocalRoot(config.dataDir),
+      publicBaseUrl: config.publicBaseUrl,
+      s3: {
+        bucket: s3.bucket,
+        region: s3.region,
+        endpoint: s3.endpoint,
+        forcePathStyle: s3.forcePathStyle,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        prefix: s3.prefix,
+        publicUrl: s3.publicUrl,
+      },
+    }),
+    adminToken,
+  };
+}

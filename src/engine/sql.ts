@@ -1,0 +1,248 @@
+import type { Queryable } from '../db/pool.ts';
+
+export type GenerationStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export type ItemStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+
+export interface GenerationInsert {
+  id: string;
+  teamId: string;
+  workspaceId: string | null;
+  operation: string;
+  model: string | null;
+  input: unknown;
+  creditsCharged: number;
+  totalItems: number;
+  estimatedSeconds: number;
+  webhookUrl: string | null;
+}
+
+export interface ItemInsert {
+  id: string;
+  position: number;
+  type: string;
+  model: string | null;
+  input: unknown;
+  price: number;
+  storageToken: string;
+}
+
+export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
+  const { rows } = await db.query<{ created_at: Date }>(
+    `insert into generations
+       (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url)
+     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text)
+     returning created_at`,
+    [
+      g.id,
+      g.teamId,
+      g.workspaceId,
+      g.operation,
+      g.model,
+      JSON.stringify(g.input),
+      g.creditsCharged,
+      g.totalItems,
+      g.estimatedSeconds,
+      g.webhookUrl,
+    ],
+  );
+  return (rows[0] as { created_at: Date }).created_at;
+}
+
+/** All items of a generation in one statement. */
+export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
+  await db.query(
+    `insert into generation_items (id, generation_id, position, type, model, input, price, storage_token)
+     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token
+     from jsonb_to_recordset($2::jsonb)
+       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text)`,
+    [
+      generationId,
+      JSON.stringify(
+        items.map((i) => ({
+          id: i.id,
+          position: i.position,
+          type: i.type,
+          model: i.model,
+          input: i.input,
+          price: i.price,
+          storage_token: i.storageToken,
+        })),
+      ),
+    ],
+  );
+}
+
+/** Queues one graphile-worker job in the caller's transaction. */
+export async function addJob(
+  db: Queryable,
+  task: string,
+  payload: unknown,
+  options: { maxAttempts?: number; runAt?: Date; jobKey?: string } = {},
+): Promise<void> {
+  await db.query(
+    `select graphile_worker.add_job($1::text, $2::json, max_attempts => $3::int, run_at => $4::timestamptz,
+       job_key => $5::text)`,
+    [task, JSON.stringify(payload), options.maxAttempts ?? 25, options.runAt ?? null, options.jobKey ?? null],
+  );
+}
+
+/** Queues one job per item of a generation, in the caller's transaction. */
+export async function addItemJobs(db: Queryable, task: string, itemIds: string[], maxAttempts: number): Promise<void> {
+  await db.query(
+    `select graphile_worker.add_job($1::text, json_build_object('item_id', item_id), max_attempts => $3::int)
+     from unnest($2::text[]) as item_id`,
+    [task, itemIds, maxAttempts],
+  );
+}
+
+export interface StatusRow {
+  id: string;
+  team_id: string;
+  status: GenerationStatus;
+  operation: string;
+  credits_charged: number;
+  credits_refunded: number;
+  total_items: number;
+  completed_items: number;
+  failed_items: number;
+  result: unknown;
+  items: Array<{
+    id: string;
+    type: string;
+    status: ItemStatus;
+    url: string | null;
+    created_at: string;
+    updated_at: string;
+  }>;
+}
+
+const STATUS_SELECT = `
+  select g.id, g.team_id, g.status, g.operation, g.credits_charged, g.credits_refunded, g.total_items,
+         g.completed_items, g.failed_items, g.result,
+         (select coalesce(json_agg(json_build_object(
+                    'id', i.id, 'type', i.type, 'status', i.status, 'url', i.url,
+                    'created_at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                    'updated_at', to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                  order by i.position), '[]'::json)
+            from generation_items i where i.generation_id = g.id) as items
+  from generations g`;
+
+/**
+ * The whole status record of a team's generation in one statement: the generation by primary
+ * key, its items through the (generation_id, position) index.
+ */
+export async function selectStatus(db: Queryable, id: string, teamId: string): Promise<StatusRow | undefined> {
+  const { rows } = await db.query<StatusRow>(`${STATUS_SELECT} where g.id = $1::text and g.team_id = $2::text`, [
+    id,
+    teamId,
+  ]);
+  return rows[0];
+}
+
+export interface ClaimedItem {
+  id: string;
+  generation_id: string;
+  position: number;
+  type: string;
+  model: string | null;
+  input: Record<string, unknown>;
+  storage_token: string;
+  attempts: number;
+  team_id: string;
+  operation: string;
+  generation_input: Record<string, unknown>;
+}
+
+/**
+ * Moves an item to PROCESSING (again, after a crash) and its generation from queued to
+ * processing. Nothing comes back for an item that is already finished: the job is then a no-op.
+ */
+export async function claimItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
+  const { rows } = await db.query<ClaimedItem>(
+    `with item as (
+       update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now()
+       where id = $1::text and status in ('QUEUED', 'PROCESSING')
+       returning id, generation_id, position, type, model, input, storage_token, attempts
+     ), generation as (
+       update generations g set status = 'processing', updated_at = now()
+       from item where g.id = item.generation_id and g.status = 'queued'
+       returning g.id
+     )
+     select item.*, g.team_id, g.operation, g.input as generation_input
+     from item join generations g on g.id = item.generation_id`,
+    [itemId],
+  );
+  return rows[0];
+}
+
+/** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
+export async function completeItem(db: Queryable, itemId: string, url: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update generation_items set status = 'COMPLETED', url = $2::text, error = null, updated_at = now()
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId, url],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Finishes an unfinished item as FAILED and marks its price refunded, once: the status guard
+ * lets only the first caller through, and it gets the price to give back.
+ */
+export async function failItem(
+  db: Queryable,
+  itemId: string,
+  error: string,
+): Promise<{ price: number; generation_id: string } | undefined> {
+  const { rows } = await db.query<{ price: number; generation_id: string }>(
+    `update generation_items set status = 'FAILED', error = $2::text, refunded = true, updated_at = now()
+     where id = $1::text and status in ('QUEUED', 'PROCESSING')
+     returning price, generation_id`,
+    [itemId, error],
+  );
+  return rows[0];
+}
+
+export interface CountedGeneration {
+  team_id: string;
+  status: GenerationStatus;
+  webhook_url: string | null;
+  finished: boolean;
+}
+
+/**
+ * Counts one finished item into its generation under the generation's row lock; the generation
+ * becomes completed (some item completed) or failed (all failed) when its last item finishes.
+ */
+export async function countFinishedItem(
+  db: Queryable,
+  generationId: string,
+  completed: boolean,
+  refund: number,
+): Promise<CountedGeneration> {
+  const { rows } = await db.query<CountedGeneration>(
+    `update generations set
+       completed_items = completed_items + $2::int,
+       failed_items = failed_items + $3::int,
+       credits_refunded = credits_refunded + $4::bigint,
+       status = case
+         when completed_items + failed_items + 1 < total_items then 'processing'
+         when completed_items + $2::int > 0 then 'completed'
+         else 'failed' end,
+       completed_at = case when completed_items + failed_items + 1 >= total_items then now() end,
+       updated_at = now()
+     where id = $1::text
+     returning team_id, status, webhook_url, completed_at is not null as finished`,
+    [generationId, completed ? 1 : 0, completed ? 0 : 1, refund],
+  );
+  return rows[0] as CountedGeneration;
+}
+
+/** Items not finished yet, for sweeping a generation whose jobs were lost. */
+export async function selectUnfinishedItemIds(db: Queryable, generationId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select id from generation_items where generation_id = $1::text and status in ('QUEUED', 'PROCESSING')`,
+    [generationId],
+  );
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,53 @@
+import { Type } from 'typebox';
+import { Timestamp } from '../lib/schemas.ts';
+import type { StatusRow } from './sql.ts';
+
+export const StatusItem = Type.Object({
+  id: Type.String(),
+  type: Type.String({ examples: ['image'] }),
+  status: Type.Enum(['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED']),
+  url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'Set once the item is COMPLETED' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const GenerationStatusRecord = Type.Object(
+  {
+    generation_id: Type.String(),
+    status: Type.Enum(['queued', 'processing', 'completed', 'failed']),
+    result_urls: Type.Array(Type.String({ format: 'uri' }), { description: 'Results of completed items' }),
+    credits_used: Type.Number({ description: 'Net charge: what was charged minus refunds of failed items' }),
+    total_items: Type.Integer(),
+    completed_items: Type.Integer(),
+    failed_items: Type.Integer(),
+    items: Type.Array(StatusItem),
+  },
+  { $id: 'GenerationStatus', title: 'GenerationStatus' },
+);
+
+export interface StatusRecord {
+  generation_id: string;
+  status: StatusRow['status'];
+  result_urls: string[];
+  credits_used: number;
+  total_items: number;
+  completed_items: number;
+  failed_items: number;
+  items: StatusRow['items'];
+}
+
+/** The public status record of a generation row. */
+export function toStatusRecord(row: StatusRow): StatusRecord {
+  const resultUrls: string[] = [];
+  for (const item of row.items) if (item.status === 'COMPLETED' && item.url) resultUrls.push(item.url);
+  return {
+    generation_id: row.id,
+    status: row.status,
+    result_urls: resultUrls,
+    credits_used: row.credits_charged - row.credits_refunded,
+    total_items: row.total_items,
+    completed_items: row.completed_items,
+    failed_items: row.failed_items,
+    items: row.items,
+  };
+}

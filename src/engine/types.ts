@@ -1,0 +1,64 @@
+import type pg from 'pg';
+import type { ModelCatalog } from '../catalog/models.ts';
+import type { ProviderFile } from '../providers/types.ts';
+import type { Storage } from '../storage/types.ts';
+
+/** One output a request asks for (batch N → N items). */
+export interface PlannedItem {
+  type: 'image' | 'video' | 'audio' | 'model' | 'text';
+  model?: string | null;
+  /** Credits this item costs; refunded if it fails. */
+  price: number;
+  /** What the worker needs for this item beyond the generation's input. */
+  input?: Record<string, unknown>;
+}
+
+/** What an endpoint declaration turns a validated request into. */
+export interface GenerationPlan {
+  operation: string;
+  model: string | null;
+  /** Normalised request the worker reads (no secrets). */
+  input: Record<string, unknown>;
+  items: PlannedItem[];
+  estimatedSeconds: number;
+  webhookUrl?: string | null;
+  /** User URLs the work will fetch: checked (scheme, public address) before anything is charged. */
+  urls?: Array<{ field: string; url: string }>;
+}
+
+export interface CreatedGeneration {
+  id: string;
+  status: 'queued';
+  itemIds: string[];
+  creditsCharged: number;
+  estimatedSeconds: number;
+  createdAt: Date;
+}
+
+/** What an operation's executor gets on the worker. */
+export interface ExecutionContext {
+  pool: pg.Pool;
+  storage: Storage;
+  catalog: ModelCatalog;
+  /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
+  fetchMedia(url: string): Promise<Buffer>;
+  simulatorDelayMs: number;
+  signal: AbortSignal;
+}
+
+export interface ExecutableItem {
+  id: string;
+  generationId: string;
+  position: number;
+  type: string;
+  model: string | null;
+  teamId: string;
+  /** The generation's input (the normalised request). */
+  request: Record<string, unknown>;
+  /** The item's own input. */
+  input: Record<string, unknown>;
+  attempt: number;
+}
+
+/** Turns one item of an operation into its result file(s); throws ProviderError on failure. */
+export type Executor = (ctx: ExecutionContext, item: ExecutableItem) => Promise<ProviderFile>;

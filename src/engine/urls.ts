@@ -1,0 +1,55 @@
+import type { Deps } from '../app-types.ts';
+import { invalidField } from '../lib/errors.ts';
+import { assertPublicUrl, FetchFailedError, safeFetch, UnsafeUrlError } from '../lib/safe-fetch.ts';
+import { ProviderError } from '../providers/types.ts';
+import type { Storage } from '../storage/types.ts';
+import type { GenerationPlan } from './types.ts';
+
+/** Largest media file fetched from a user URL. */
+export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
+
+/**
+ * Refuses, with a 400 naming the field, any user URL (media or webhook) that is not http(s) or
+ * does not resolve to public addresses, before anything is charged. URLs of our own storage pass.
+ */
+export async function checkUserUrls(deps: Pick<Deps, 'storage' | 'config'>, plan: GenerationPlan): Promise<void> {
+  const urls = [...(plan.urls ?? [])];
+  if (plan.webhookUrl) urls.push({ field: 'webhook', url: plan.webhookUrl });
+  await Promise.all(
+    urls.map(async ({ field, url }) => {
+      if (deps.storage.keyFromUrl(url) !== undefined) return;
+      try {
+        await assertPublicUrl(url, { allowPrivate: deps.config.allowPrivateUrls });
+      } catch (err) {
+        if (err instanceof UnsafeUrlError) throw invalidField(field, err.reason);
+        throw err;
+      }
+    }),
+  );
+}
+
+/**
+ * The media reader of the workers: our own URLs are read from storage directly, any other goes
+ * through the outbound policy with a byte cap. Failures become ProviderErrors (network trouble
+ * and 5xx retryable; refusals and 4xx not).
+ */
+export function createMediaFetcher(storage: Storage, allowPrivate: boolean): (url: string) => Promise<Buffer> {
+  return async (url) => {
+    const key = storage.keyFromUrl(url);
+    if (key !== undefined) {
+      const object = await storage.get(key);
+      if (!object) throw new ProviderError(`media not found: ${url}`, false);
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    }
+    try {
+      return (await safeFetch(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES })).body;
+    } catch (err) {
+      if (err instanceof UnsafeUrlError) throw new ProviderError(`refused URL ${url}: ${err.reason}`, false);
+      if (err instanceof FetchFailedError)
+        throw new ProviderError(`could not fetch ${url}: ${err.message}`, err.retryable);
+      throw err;
+    }
+  };
+}

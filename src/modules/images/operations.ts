@@ -1,0 +1,99 @@
+import sharp from 'sharp';
+import type { ExecutableItem, ExecutionContext, Executor } from '../../engine/types.ts';
+import { simulateProviderCall } from '../../providers/simulator/common.ts';
+import { dimensionsFor, renderImage } from '../../providers/simulator/images.ts';
+import { ProviderError } from '../../providers/types.ts';
+
+interface GenerateInput {
+  prompt: string;
+  negative_prompt: string | null;
+  aspect_ratio: string;
+  steps: number;
+  references: string[];
+  lora: { url: string; type: string } | null;
+}
+
+interface EditInput {
+  prompt: string;
+  references: string[];
+  size: { width: number; height: number } | null;
+}
+
+interface FaceInput {
+  prompt: string;
+  negative_prompt: string | null;
+  traits: string[];
+}
+
+const seedOf = (item: ExecutableItem) => Number(item.input.seed ?? 0);
+
+async function fetchAll(ctx: ExecutionContext, urls: string[]): Promise<Buffer[]> {
+  return Promise.all(urls.map((url) => ctx.fetchMedia(url)));
+}
+
+const generate: Executor = async (ctx, item) => {
+  const req = item.request as unknown as GenerateInput;
+  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const references = await fetchAll(ctx, req.references);
+  const { width, height } = dimensionsFor(req.aspect_ratio);
+  return renderImage({
+    prompt: req.prompt,
+    negativePrompt: req.negative_prompt ?? undefined,
+    seed: seedOf(item),
+    width,
+    height,
+    model: item.model ?? '',
+    steps: req.steps,
+    references,
+    variant: req.lora ? `lora:${req.lora.type}:${req.lora.url}` : undefined,
+  });
+};
+
+const edit: Executor = async (ctx, item) => {
+  const req = item.request as unknown as EditInput;
+  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const references = await fetchAll(ctx, req.references);
+  let size = req.size;
+  if (!size) {
+    // Models without custom dimensions keep the source's proportions at about one megapixel.
+    const meta = await sharp(references[0])
+      .metadata()
+      .catch(() => undefined);
+    if (!meta?.width || !meta.height) throw new ProviderError('image_url is not a decodable image', false);
+    const scale = Math.sqrt((1024 * 1024) / (meta.width * meta.height));
+    size = {
+      width: Math.max(64, Math.round((meta.width * scale) / 16) * 16),
+      height: Math.max(64, Math.round((meta.height * scale) / 16) * 16),
+    };
+  }
+  return renderImage({
+    prompt: req.prompt,
+    seed: seedOf(item),
+    width: size.width,
+    height: size.height,
+    model: item.model ?? '',
+    references,
+  });
+};
+
+const face: Executor = async (ctx, item) => {
+  const req = item.request as unknown as FaceInput;
+  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const { width, height } = dimensionsFor('1:1');
+  return renderImage({
+    prompt: [req.prompt, ...req.traits].join(', '),
+    negativePrompt: req.negative_prompt ?? undefined,
+    seed: seedOf(item),
+    width,
+    height,
+    model: item.model ?? '',
+    variant: 'face',
+  });
+};
+
+/** The image operations the workers run. */
+export const imageExecutors: Record<string, Executor> = {
+  'image.generate': generate,
+  'image.edit': edit,
+  'image.face': face,
+};

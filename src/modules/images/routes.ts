@@ -1,0 +1,242 @@
+import type { App } from '../../app-types.ts';
+import { DEFAULT_LORA_TYPE, type ImageModel } from '../../catalog/models.ts';
+import { defineGenerationEndpoint } from '../../engine/define.ts';
+import type { GenerationPlan } from '../../engine/types.ts';
+import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import {
+  FaceGenerateBody,
+  FaceGenerateResponse,
+  ImageEditBody,
+  ImageEditResponse,
+  ImageGenerateBody,
+  ImageGenerateResponse,
+} from './schemas.ts';
+
+const DEFAULT_STEPS = 28;
+const tags = ['Images'];
+
+function modelNotFound(kind: string, id: string, models: ImageModel[]): AppError {
+  return new AppError(
+    'model_not_found',
+    `Unknown ${kind} model '${id}'. Known models: ${models.map((m) => m.id).join(', ')}`,
+    [{ field: 'model', message: 'is not a known model' }],
+  );
+}
+
+/** A seed for a request that gave none (recorded, so its items stay reproducible on retry). */
+function randomSeed(): number {
+  return Math.floor(Math.random() * 4_294_967_296);
+}
+
+export default async function imageRoutes(app: App): Promise<void> {
+  defineGenerationEndpoint(app, {
+    url: '/api/v1/images/generate',
+    tags,
+    summary: 'Generate images (text-to-image, or image-to-image with images / init_image)',
+    description:
+      'Asynchronous: answers with a generation_id in status queued; poll GET /api/v1/generations/{id}/status. ' +
+      'With `images` (or the legacy `init_image`, used only when `images` is absent) the model works image-to-image. ' +
+      '`lora_url` is accepted only by models with supports_lora; `lora_type` defaults to ' +
+      `${DEFAULT_LORA_TYPE}. Costs the model's credits_per_image times batch.`,
+    body: ImageGenerateBody,
+    response: ImageGenerateResponse,
+    errors: [403, 404],
+    plan({ catalog }, body): GenerationPlan {
+      const modelId = body.model ?? catalog.defaults.image.id;
+      const model = catalog.find('image', modelId);
+      if (!model) throw modelNotFound('image', modelId, catalog.image);
+      if (body.influencer_id !== undefined) throw notFound('Influencer', body.influencer_id);
+
+      const references = body.images ?? (body.init_image ? [body.init_image] : []);
+      const caps = model.capabilities;
+      if (references.length > 0 && !caps.image_to_image) {
+        throw invalidField(body.images ? 'images' : 'init_image', `model ${model.id} does not accept reference images`);
+      }
+      if (references.length > caps.max_reference_images && caps.image_to_image) {
+        throw invalidField('images', `model ${model.id} accepts at most ${caps.max_reference_images} reference images`);
+      }
+      if (references.length === 0 && !caps.text_to_image) {
+        throw invalidField('images', `model ${model.id} needs a reference image`);
+      }
+      if (body.negative_prompt && !caps.negative_prompt) {
+        throw invalidField('negative_prompt', `model ${model.id} does not take a negative prompt`);
+      }
+
+      let lora: { url: string; type: string } | null = null;
+      if (body.lora_url !== undefined) {
+        if (!caps.supports_lora)
+          throw invalidField('lora_url', `model ${model.id} does not support LoRA (supports_lora is false)`);
+        const type = body.lora_type ?? DEFAULT_LORA_TYPE;
+        if (!caps.lora_types?.includes(type)) {
+          throw invalidField('lora_type', `model ${model.id} accepts lora_type ${caps.lora_types?.join(', ')}`);
+        }
+        lora = { url: body.lora_url, type };
+      } else if (body.lora_type !== undefined) {
+        throw invalidField('lora_type', 'needs lora_url');
+      }
+
+      const aspectRatio = body.settings?.aspect_ratio ?? '1:1';
+      if (!(model.settings.aspect_ratios as string[]).includes(aspectRatio)) {
+        throw invalidField(
+          'settings.aspect_ratio',
+          `model ${model.id} supports ${model.settings.aspect_ratios.join(', ')}`,
+        );
+      }
+      const requestedSteps = body.settings?.num_inference_steps;
+      if (requestedSteps !== undefined && requestedSteps > model.settings.max_inference_steps) {
+        throw invalidField(
+          'settings.num_inference_steps',
+          `model ${model.id} takes at most ${model.settings.max_inference_steps}`,
+        );
+      }
+      const steps = requestedSteps ?? Math.min(DEFAULT_STEPS, model.settings.max_inference_steps);
+      const batch = body.batch ?? 1;
+      return {
+        operation: 'image.generate',
+        model: model.id,
+        input: {
+          prompt: body.prompt,
+          negative_prompt: body.negative_prompt ?? null,
+          aspect_ratio: aspectRatio,
+          steps,
+          references,
+          lora,
+        },
+        items: Array.from({ length: batch }, (_, position) => ({
+          type: 'image' as const,
+          price: model.price.credits_per_image,
+          input: { seed: position },
+        })),
+        estimatedSeconds: model.estimated_seconds,
+        webhookUrl: body.webhook ?? null,
+        urls: [
+          ...references.map((url, i) => ({ field: body.images ? `images[${i}]` : 'init_image', url })),
+          ...(lora ? [{ field: 'lora_url', url: lora.url }] : []),
+        ],
+      };
+    },
+    respond: (created) => ({
+      generation_id: created.id,
+      status: created.status,
+      images: [],
+      estimated_time: created.estimatedSeconds,
+      credits_used: created.creditsCharged,
+    }),
+  });
+
+  defineGenerationEndpoint(app, {
+    url: '/api/v1/images/generate-face',
+    tags,
+    summary: 'Generate face images, each by a different model',
+    description:
+      'Asynchronous. `batch` (1-10, default 4) images, each from a different face model; the same `seed` gives ' +
+      'the same faces. Costs the sum of the chosen models’ credits_per_image.',
+    body: FaceGenerateBody,
+    response: FaceGenerateResponse,
+    errors: [403, 404],
+    plan({ catalog }, body): GenerationPlan {
+      const batch = body.batch ?? 4;
+      const seed = body.seed ?? randomSeed();
+      // A seed-determined order of the face models, so a seed always picks the same models.
+      const models = [...catalog.face].sort(
+        (a, b) => ((hashSeed(a.id) ^ seed) >>> 0) - ((hashSeed(b.id) ^ seed) >>> 0) || a.id.localeCompare(b.id),
+      );
+      const chosen = models.slice(0, batch);
+      const traits = [body.gender, body.ethnicity, body.hair_color ? `${body.hair_color} hair` : undefined].filter(
+        Boolean,
+      );
+      return {
+        operation: 'image.face',
+        model: null,
+        input: {
+          prompt: body.prompt,
+          negative_prompt: body.negative_prompt ?? null,
+          traits,
+          seed,
+        },
+        items: chosen.map((model, position) => ({
+          type: 'image' as const,
+          model: model.id,
+          price: model.price.credits_per_image,
+          input: { seed: (seed + position) >>> 0 },
+        })),
+        estimatedSeconds: Math.max(...chosen.map((m) => m.estimated_seconds)),
+      };
+    },
+    respond: (created) => ({
+      generation_id: created.id,
+      status: created.status,
+      batch: created.itemIds.length,
+      estimated_time: created.estimatedSeconds,
+      credits_used: created.creditsCharged,
+    }),
+  });
+
+  defineGenerationEndpoint(app, {
+    url: '/api/v1/images/edit',
+    tags,
+    summary: 'Edit an image from a text prompt',
+    description:
+      'Asynchronous. `width` and `height` go together; they are honoured only by models with custom dimensions ' +
+      'and ignored by the others (the result then keeps the source image’s proportions).',
+    body: ImageEditBody,
+    response: ImageEditResponse,
+    errors: [403, 404],
+    plan({ catalog }, body): GenerationPlan {
+      const modelId = body.model ?? catalog.defaults.edit.id;
+      const model = catalog.find('edit', modelId);
+      if (!model) throw modelNotFound('edit', modelId, catalog.edit);
+      if ((body.width === undefined) !== (body.height === undefined)) {
+        throw invalidField(body.width === undefined ? 'width' : 'height', 'width and height must be set together');
+      }
+      const additional = body.additional_images ?? [];
+      if (1 + additional.length > model.capabilities.max_reference_images) {
+        throw invalidField(
+          'additional_images',
+          `model ${model.id} takes at most ${model.capabilities.max_reference_images} images in total`,
+        );
+      }
+      let size: { width: number; height: number } | null = null;
+      if (body.width !== undefined && body.height !== undefined && model.capabilities.custom_dimensions) {
+        const { min_dimension: min, max_dimension: max } = model.settings;
+        for (const [field, value] of [
+          ['width', body.width],
+          ['height', body.height],
+        ] as const) {
+          if (value < min || value > max) throw invalidField(field, `model ${model.id} takes ${min}-${max} pixels`);
+        }
+        size = { width: body.width, height: body.height };
+      }
+      return {
+        operation: 'image.edit',
+        model: model.id,
+        input: {
+          prompt: body.prompt,
+          references: [body.image_url, ...additional],
+          size,
+          dimensions_ignored: body.width !== undefined && size === null,
+        },
+        items: [{ type: 'image', price: model.price.credits_per_image, input: { seed: 0 } }],
+        estimatedSeconds: model.estimated_seconds,
+        webhookUrl: body.webhook ?? null,
+        urls: [
+          { field: 'image_url', url: body.image_url },
+          ...additional.map((url, i) => ({ field: `additional_images[${i}]`, url })),
+        ],
+      };
+    },
+    respond: (created) => ({
+      generation_id: created.id,
+      status: created.status,
+      image_id: created.itemIds[0] ?? '',
+      estimated_time: created.estimatedSeconds,
+      credits_used: created.creditsCharged,
+    }),
+  });
+}
+
+function hashSeed(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}

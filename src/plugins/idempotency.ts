@@ -1,0 +1,50 @@
+import type { App } from '../app-types.ts';
+import { AppError } from '../lib/errors.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  requestHash,
+} from '../modules/idempotency/service.ts';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * `Idempotency-Key` on every POST of the public API: the same key with the same body within
+ * 24 h replays the first response (without doing the work again), another body is a 422 and a
+ * key still in flight a 409. Work that has its own transaction stores the response inside it
+ * (see the engine); for the rest the response is stored when it is sent.
+ */
+export function installIdempotency(app: App): void {
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || request.routeOptions.config.auth !== 'api-key') return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
+      throw new AppError('invalid_request', 'Idempotency-Key must be 1-255 visible ASCII characters', [
+        { field: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' },
+      ]);
+    }
+    const hash = requestHash(`${request.method} ${request.url}`, request.body);
+    const outcome = await claimIdempotencyKey(app.deps.pool, request.principal.teamId, header, hash);
+    if (outcome.kind === 'replay') {
+      reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
+      return reply.send(outcome.body);
+    }
+    request.idempotency = outcome.claim;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim || claim.completed) return payload;
+    claim.completed = true;
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
+      await completeIdempotencyKey(app.deps.pool, claim, reply.statusCode, payload);
+    } else {
+      await releaseIdempotencyKey(app.deps.pool, claim);
+    }
+    return payload;
+  });
+}

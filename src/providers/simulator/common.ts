@@ -1,0 +1,29 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProviderError } from '../types.ts';
+
+const FAIL_ALL = '[simulate:fail]';
+const FAIL_ITEM = /\[simulate:fail:(\d+)\]/g;
+
+/**
+ * What every simulated call does first: wait SIMULATOR_DELAY_MS (provider latency), then fail,
+ * not retryably, when the prompt asks for it: `[simulate:fail]` fails every item,
+ * `[simulate:fail:N]` only the N-th item of a batch (counting from 1).
+ */
+export async function simulateProviderCall(
+  texts: Array<string | null | undefined>,
+  delayMs: number,
+  signal: AbortSignal,
+  position = 0,
+): Promise<void> {
+  if (delayMs > 0) await sleep(delayMs, undefined, { signal });
+  for (const text of texts) {
+    if (!text) continue;
+    const failItem = [...text.matchAll(FAIL_ITEM)].some((m) => Number(m[1]) === position + 1);
+    if (text.includes(FAIL_ALL) || failItem) {
+      throw new ProviderError(
+        'The simulator failed this work because the prompt asked for it ([simulate:fail])',
+        false,
+      );
+    }
+  }
+}

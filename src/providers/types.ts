@@ -1,0 +1,21 @@
+/** One result file a provider produced. */
+export interface ProviderFile {
+  data: Buffer;
+  contentType: string;
+  /** File extension without the dot: png, mp4, mp3, glb, txt. */
+  extension: string;
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+}
+
+/** A failure of the provider; `retryable` failures are tried again by the job queue. */
+export class ProviderError extends Error {
+  readonly retryable: boolean;
+
+  constructor(message: string, retryable: boolean) {
+    super(message);
+    this.name = 'ProviderError';
+    this.retryable = retryable;
+  }
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, resolve, sep } from 'node:path';
+import { checkedContentType, contentTypeForKey, keyAfterPrefix, trimTrailingSlashes } from './keys.ts';
+import { RangeNotSatisfiableError, resolveRange } from './range.ts';
+import type { RangeRequest, Storage, StoredObject } from './types.ts';
+
+export interface LocalStorageOptions {
+  /** Directory holding the files (the service passes `<DATA_DIR>/media`); created on first write. */
+  root: string;
+  /** The service's public origin, e.g. `https://api.example.com`; files are served under `/media/`. */
+  publicBaseUrl: string;
+}
+
+/**
+ * Files on the local disk, one per key at `<root>/<key>`. Only bytes are stored: the content
+ * type comes back from the key's extension (keys.ts), and `put` refuses a type that does not
+ * match it. Writes go to a temporary file in the same directory and are renamed into place, so
+ * a reader sees either no file or the whole file.
+ */
+export class LocalStorage implements Storage {
+  readonly root: string;
+  readonly #urlPrefix: string;
+
+  constructor(options: LocalStorageOptions) {
+    this.root = resolve(options.root);
+    this.#urlPrefix = `${trimTrailingSlashes(options.publicBaseUrl)}/media`;
+  }
+
+  /** The file for a valid key; undefined for an invalid one (checked again after resolving). */
+  #path(key: string): string | undefined {
+    if (contentTypeForKey(key) === undefined) return undefined;
+    const path = resolve(this.root, key);
+    return path.startsWith(this.root + sep) ? path : undefined;
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    checkedContentType(key, contentType);
+    const path = this.#path(key);
+    if (path === undefined) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+    const dir = dirname(path);
+    await mkdir(dir, { recursive: true });
+    // A leading dot keeps temporary files out of the key space (segments cannot start with one).
+    const temp = resolve(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+    let file: FileHandle | undefined;
+    try {
+      file = await open(temp, 'wx', 0o644);
+      await file.writeFile(body);
+      await file.chmod(0o644); // exactly 0644, whatever the umask
+      await file.sync();
+      await file.close();
+      file = undefined;
+      await rename(temp, path);
+    } catch (err) {
+      await file?.close().catch(() => undefined);
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async get(key: string, range?: RangeRequest): Promise<StoredObject | undefined> {
+    const path = this.#path(key);
+    const contentType = contentTypeForKey(key);
+    if (path === undefined || contentType === undefined) return undefined;
+    let file: FileHandle;
+    try {
+      file = await open(path, 'r');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
+      throw err;
+    }
+    try {
+      const stat = await file.stat();
+      if (!stat.isFile()) {
+        await file.close();
+        return undefined;
+      }
+      const size = stat.size;
+      if (range === undefined) {
+        return { body: file.createReadStream(), contentType, size };
+      }
+      const bytes = resolveRange(range, size);
+      if (bytes === undefined) throw new RangeNotSatisfiableError(size);
+      return { body: file.createReadStream(bytes), contentType, size, range: bytes };
+    } catch (err) {
+      await file.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  publicUrl(key: string): string {
+    return `${this.#urlPrefix}/${key}`;
+  }
+
+  keyFromUrl(url: string): string | undefined {
+    return keyAfterPrefix(url, this.#urlPrefix);
+  }
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { IMMUTABLE_CACHE_CONTROL, isValidStorageKey } from './keys.ts';
+import { parseRangeHeader, RangeNotSatisfiableError } from './range.ts';
+import type { RangeRequest, Storage, StoredObject } from './types.ts';
+
+const NOT_FOUND = { error: { code: 'not_found', message: 'Media not found' } } as const;
+
+/** Keys never change, so the key alone identifies the bytes. */
+export function etagForKey(key: string): string {
+  return `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`;
+}
+
+/** If-None-Match holds our tag (weak comparison) or `*`. */
+function noneMatchHits(header: string, etag: string): boolean {
+  return header.split(',').some((raw) => {
+    const tag = raw.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).header('cache-control', 'no-store').send(NOT_FOUND);
+}
+
+/**
+ * Serves stored result files at `GET|HEAD /media/<key>`: the service's own public URLs for local
+ * storage, and for S3 when no public bucket URL is configured. Public (keys are unguessable),
+ * cacheable forever, with single byte ranges for video seeking.
+ *
+ * HEAD is registered explicitly rather than left to `exposeHeadRoutes`, whose generated route
+ * would read the whole object only to throw it away.
+ */
+export async function mediaRoutes(app: FastifyInstance, opts: { storage: Storage }): Promise<void> {
+  const { storage } = opts;
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/media/*',
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const key = (request.params as { '*'?: string })['*'];
+      if (!isValidStorageKey(key)) return notFound(reply);
+      const etag = etagForKey(key);
+
+      const ifNoneMatch = header(request, 'if-none-match');
+      const notModified = ifNoneMatch !== undefined && noneMatchHits(ifNoneMatch, etag);
+      // If-Range with another validator (or a date: we send no Last-Modified) means "send it all".
+      const ifRange = header(request, 'if-range');
+      const range: RangeRequest | undefined =
+        notModified || (ifRange !== undefined && ifRange.trim() !== etag)
+          ? undefined
+          : parseRangeHeader(header(request, 'range'));
+
+      let object: StoredObject | undefined;
+      try {
+        object = await storage.get(key, range);
+      } catch (err) {
+        if (!(err instanceof RangeNotSatisfiableError)) throw err;
+        return reply
+          .code(416)
+          .headers({ 'content-range': `bytes */${err.size}`, 'accept-ranges': 'bytes', etag })
+          .send({
+            error: {
+              code: 'invalid_request',
+              message: `Requested range not satisfiable: the object is ${err.size} bytes`,
+            },
+          });
+      }
+      if (object === undefined) return notFound(reply);
+
+      reply.headers({
+        etag,
+        'cache-control': IMMUTABLE_CACHE_CONTROL,
+        'x-content-type-options': 'nosniff',
+        'accept-ranges': 'bytes',
+      });
+      if (notModified) {
+        discard(object.body);
+        return reply.code(304).send();
+      }
+      reply.header('content-type', object.contentType);
+      if (object.range) {
+        const { start, end } = object.range;
+        reply
+          .code(206)
+          .header('content-range', `bytes ${start}-${end}/${object.size}`)
+          .header('content-length', String(end - start + 1));
+      } else {
+        reply.code(200).header('content-length', String(object.size));
+      }
+      if (request.method === 'HEAD') {
+        discard(object.body);
+        return reply.send();
+      }
+      return reply.send(object.body);
+    },
+  });
+}

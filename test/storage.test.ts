@@ -1,0 +1,711 @@
+// Result-file storage: the local driver, the S3 driver against a fake S3 server, and the media
+// route over real HTTP. Needs no database: `node --test test/storage.test.ts`.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createStorage } from '../src/storage/index.ts';
+import {
+  checkedContentType,
+  contentTypeForKey,
+  extensionForContentType,
+  isValidStorageKey,
+} from '../src/storage/keys.ts';
+import { LocalStorage } from '../src/storage/local.ts';
+import { etagForKey, mediaRoutes } from '../src/storage/media-routes.ts';
+import { parseRangeHeader, RangeNotSatisfiableError, resolveRange } from '../src/storage/range.ts';
+import { S3Storage } from '../src/storage/s3.ts';
+
+async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const BAD_KEYS = [
+  '',
+  '../x.png',
+  'a/../../b.png',
+  'a/../b.png',
+  './a.png',
+  'a/./b.png',
+  '/abs.png',
+  'a//b.png',
+  'a/b.png/',
+  'a.png.exe',
+  'a.exe',
+  'a.tar.gz',
+  'a.PNG',
+  'noext',
+  '.png',
+  'a/.png',
+  'ünïcödé.png',
+  'a b.png',
+  'a\\b.png',
+  'a%2fb.png',
+  '..%2f..%2fetc%2fpasswd',
+  'a.png\0',
+  'C:/a.png',
+  'a/b.png?x=1',
+  `${'x'.repeat(253)}.png`, // 257 characters
+];
+
+describe('storage keys', () => {
+  test('valid keys', () => {
+    for (const key of ['a.png', 'gen_1/AbC-9.webp', 'a/b/c/d.mp4', `${'x'.repeat(252)}.png`]) {
+      assert.ok(isValidStorageKey(key), key);
+    }
+    assert.equal(`${'x'.repeat(252)}.png`.length, 256);
+  });
+
+  test('invalid keys', () => {
+    for (const key of BAD_KEYS) assert.equal(isValidStorageKey(key), false, JSON.stringify(key));
+    assert.equal(isValidStorageKey(undefined), false);
+    assert.equal(isValidStorageKey(42), false);
+  });
+
+  test('content types follow the extension', () => {
+    const table: Record<string, string> = {
+      png: 'image/png',
+      jpg: 'image/jpeg',
+      jpeg: 'image/jpeg',
+      webp: 'image/webp',
+      gif: 'image/gif',
+      mp4: 'video/mp4',
+      webm: 'video/webm',
+      mov: 'video/quicktime',
+      mp3: 'audio/mpeg',
+      wav: 'audio/wav',
+      ogg: 'audio/ogg',
+      m4a: 'audio/mp4',
+      flac: 'audio/flac',
+      glb: 'model/gltf-binary',
+      json: 'application/json',
+      txt: 'text/plain; charset=utf-8',
+    };
+    for (const [ext, type] of Object.entries(table)) {
+      assert.equal(contentTypeForKey(`g/x.${ext}`), type, ext);
+      const back = extensionForContentType(type);
+      assert.ok(back !== undefined);
+      assert.equal(contentTypeForKey(`x.${back}`), type, `round trip of ${type}`);
+    }
+    assert.equal(contentTypeForKey('../x.png'), undefined);
+    assert.equal(extensionForContentType('IMAGE/JPG'), 'jpg');
+    assert.equal(extensionForContentType('audio/x-wav'), 'wav');
+    assert.equal(extensionForContentType('image/svg+xml'), undefined);
+    assert.equal(extensionForContentType('text/html'), undefined);
+  });
+
+  test('put-time content type check', () => {
+    assert.equal(checkedContentType('a.jpeg', 'image/jpg'), 'image/jpeg');
+    assert.equal(checkedContentType('a.txt', 'text/plain'), 'text/plain; charset=utf-8');
+    assert.equal(checkedContentType('a.mp3', 'audio/mp3'), 'audio/mpeg');
+    assert.throws(() => checkedContentType('a.jpg', 'image/png'), /does not match/);
+    assert.throws(() => checkedContentType('a.png', 'application/octet-stream'), /does not match/);
+    assert.throws(() => checkedContentType('../a.png', 'image/png'), /Invalid storage key/);
+  });
+
+  test('range header parsing', () => {
+    assert.deepEqual(parseRangeHeader('bytes=0-99'), { start: 0, end: 99 });
+    assert.deepEqual(parseRangeHeader('bytes=10-'), { start: 10 });
+    assert.deepEqual(parseRangeHeader('bytes=-5'), { suffix: 5 });
+    assert.deepEqual(parseRangeHeader('Bytes = 1 - 2'), { start: 1, end: 2 });
+    for (const ignored of [
+      undefined,
+      '',
+      'bytes=',
+      'bytes=-',
+      'bytes=5-1',
+      'items=0-1',
+      'bytes=0-1,3-4',
+      'bytes=a-b',
+    ]) {
+      assert.equal(parseRangeHeader(ignored), undefined, String(ignored));
+    }
+    assert.deepEqual(resolveRange({ start: 0, end: 99 }, 10), { start: 0, end: 9 });
+    assert.deepEqual(resolveRange({ suffix: 50 }, 10), { start: 0, end: 9 });
+    assert.deepEqual(resolveRange({ suffix: 3 }, 10), { start: 7, end: 9 });
+    assert.equal(resolveRange({ start: 10 }, 10), undefined);
+    assert.equal(resolveRange({ suffix: 0 }, 10), undefined);
+    assert.equal(resolveRange({ start: 0 }, 0), undefined);
+  });
+});
+
+describe('LocalStorage', () => {
+  let dir: string;
+  let storage: LocalStorage;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genmedia-storage-'));
+    storage = new LocalStorage({ root: join(dir, 'media'), publicBaseUrl: 'https://api.example.com/' });
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  test('round trip, atomically written with mode 0644', async () => {
+    const bytes = randomBytes(5000);
+    await storage.put('gen_1/abc.png', bytes, 'image/png');
+    const object = await storage.get('gen_1/abc.png');
+    assert.ok(object);
+    assert.equal(object.contentType, 'image/png');
+    assert.equal(object.size, 5000);
+    assert.equal(object.range, undefined);
+    assert.deepEqual(await readAll(object.body), bytes);
+
+    const path = join(dir, 'media', 'gen_1', 'abc.png');
+    assert.deepEqual(await readFile(path), bytes);
+    assert.equal((await stat(path)).mode & 0o777, 0o644);
+    assert.deepEqual(await readdir(join(dir, 'media', 'gen_1')), ['abc.png'], 'no temporary file left');
+
+    // Writing the same key again is harmless.
+    await storage.put('gen_1/abc.png', bytes, 'image/png');
+    const again = await storage.get('gen_1/abc.png');
+    assert.ok(again);
+    assert.deepEqual(await readAll(again.body), bytes);
+  });
+
+  test('content types come back from the key', async () => {
+    await storage.put('t/a.txt', Buffer.from('hello'), 'text/plain');
+    await storage.put('t/b.jpeg', Buffer.from('jpeg'), 'image/jpg');
+    await storage.put('t/c.glb', Buffer.alloc(0), 'model/gltf-binary');
+    const text = await storage.get('t/a.txt');
+    assert.equal(text?.contentType, 'text/plain; charset=utf-8');
+    text?.body.destroy();
+    const jpeg = await storage.get('t/b.jpeg');
+    assert.equal(jpeg?.contentType, 'image/jpeg');
+    jpeg?.body.destroy();
+    const empty = await storage.get('t/c.glb');
+    assert.equal(empty?.size, 0);
+    assert.equal(empty?.contentType, 'model/gltf-binary');
+    assert.ok(empty);
+    assert.equal((await readAll(empty.body)).length, 0);
+    await assert.rejects(storage.put('t/d.png', Buffer.from('x'), 'image/jpeg'), /does not match/);
+    assert.equal(await storage.get('t/d.png'), undefined);
+  });
+
+  test('ranges', async () => {
+    const bytes = randomBytes(100);
+    await storage.put('r/x.mp4', bytes, 'video/mp4');
+    const part = await storage.get('r/x.mp4', { start: 10, end: 19 });
+    assert.deepEqual(part?.range, { start: 10, end: 19 });
+    assert.equal(part?.size, 100);
+    assert.ok(part);
+    assert.deepEqual(await readAll(part.body), bytes.subarray(10, 20));
+    const tail = await storage.get('r/x.mp4', { suffix: 7 });
+    assert.ok(tail);
+    assert.deepEqual(await readAll(tail.body), bytes.subarray(93));
+    const rest = await storage.get('r/x.mp4', { start: 95 });
+    assert.ok(rest);
+    assert.deepEqual(await readAll(rest.body), bytes.subarray(95));
+    await assert.rejects(
+      storage.get('r/x.mp4', { start: 100 }),
+      (err: unknown) => err instanceof RangeNotSatisfiableError && err.size === 100,
+    );
+    assert.equal(await storage.get('r/missing.mp4', { start: 0 }), undefined);
+  });
+
+  test('missing objects and directories read as undefined', async () => {
+    assert.equal(await storage.get('nope/none.png'), undefined);
+    await mkdir(join(dir, 'media', 'folder.png'), { recursive: true });
+    assert.equal(await storage.get('folder.png'), undefined);
+    // A file where a directory is expected (ENOTDIR).
+    assert.equal(await storage.get('gen_1/abc.png/x.png'), undefined);
+  });
+
+  test('path traversal and malformed keys are refused', async () => {
+    // A file outside the root that traversal would reach.
+    await storage.put('b.png', Buffer.from('inside'), 'image/png');
+    for (const key of BAD_KEYS) {
+      await assert.rejects(storage.put(key, Buffer.from('x'), 'image/png'), /Invalid storage key/, JSON.stringify(key));
+      assert.equal(await storage.get(key), undefined, JSON.stringify(key));
+    }
+    assert.deepEqual((await readdir(dir)).sort(), ['media'], 'nothing written outside the root');
+  });
+
+  test('public URLs', () => {
+    assert.equal(storage.publicUrl('gen_1/abc.png'), 'https://api.example.com/media/gen_1/abc.png');
+    assert.equal(storage.keyFromUrl('https://api.example.com/media/gen_1/abc.png'), 'gen_1/abc.png');
+    for (const url of [
+      'https://other.example.com/media/gen_1/abc.png',
+      'http://api.example.com/media/gen_1/abc.png',
+      'https://api.example.com/mediax/abc.png',
+      'https://api.example.com/media/',
+      'https://api.example.com/media/../x.png',
+      'https://api.example.com/media/a/../b.png',
+      'https://api.example.com/media/abc.png?x=1',
+      'https://api.example.com/media/abc.png#f',
+      'https://api.example.com/media//abc.png',
+      'https://api.example.com.evil.com/media/abc.png',
+      'https://api.example.com/media/abc.exe',
+    ]) {
+      assert.equal(storage.keyFromUrl(url), undefined, url);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// A fake S3: path-style PutObject, GetObject (with Range) and HeadObject, in memory.
+
+interface FakeObject {
+  body: Buffer;
+  contentType: string | undefined;
+  cacheControl: string | undefined;
+}
+
+interface FakeS3 {
+  url: string;
+  objects: Map<string, FakeObject>;
+  requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders }>;
+  problems: string[];
+  close(): Promise<void>;
+}
+
+function s3ErrorXml(code: string, message: string, extra = ''): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message>${extra}</Error>`;
+}
+
+async function startFakeS3(bucket: string): Promise<FakeS3> {
+  const objects = new Map<string, FakeObject>();
+  const requests: FakeS3['requests'] = [];
+  const problems: string[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers });
+    const xml = (status: number, text: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/xml', ...headers });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    };
+    if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 Credential=')) {
+      problems.push(`no SigV4 authorization on ${req.method} ${url.pathname}`);
+      return xml(403, s3ErrorXml('AccessDenied', 'Access Denied'));
+    }
+    if (req.headers['x-amz-content-sha256'] === undefined) {
+      problems.push(`no x-amz-content-sha256 on ${req.method} ${url.pathname}`);
+      return xml(400, s3ErrorXml('InvalidRequest', 'Missing x-amz-content-sha256'));
+    }
+    const [, bucketName, ...rest] = url.pathname.split('/');
+    const key = decodeURIComponent(rest.join('/'));
+    if (bucketName !== bucket) return xml(404, s3ErrorXml('NoSuchBucket', 'The specified bucket does not exist'));
+
+    if (req.method === 'PUT') {
+      const contentType = req.headers['content-type'];
+      const cacheControl = req.headers['cache-control'];
+      objects.set(key, { body, contentType, cacheControl });
+      res.writeHead(200, { etag: '"fake"' });
+      res.end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return xml(405, s3ErrorXml('MethodNotAllowed', 'No'));
+    const object = objects.get(key);
+    if (!object) return xml(404, s3ErrorXml('NoSuchKey', 'The specified key does not exist.'));
+    const headers: Record<string, string> = {
+      'content-type': object.contentType ?? 'binary/octet-stream',
+      'accept-ranges': 'bytes',
+      etag: '"fake"',
+      'last-modified': new Date(0).toUTCString(),
+    };
+    if (object.cacheControl) headers['cache-control'] = object.cacheControl;
+    const size = object.body.length;
+    const rangeHeader = req.headers.range;
+    if (rangeHeader && req.method === 'GET') {
+      const m = /^bytes=(\d*)-(\d*)$/.exec(rangeHeader);
+      if (!m) return xml(400, s3ErrorXml('InvalidArgument', 'Bad range'));
+      let start: number;
+      let end: number;
+      if (m[1] === '') {
+        start = Math.max(0, size - Number(m[2]));
+        end = size - 1;
+        if (Number(m[2]) === 0) start = size;
+      } else {
+        start = Number(m[1]);
+        end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+      }
+      if (start >= size || end < start) {
+        return xml(
+          416,
+          s3ErrorXml(
+            'InvalidRange',
+            'The requested range is not satisfiable',
+            `<RangeRequested>${rangeHeader}</RangeRequested><ActualObjectSize>${size}</ActualObjectSize>`,
+          ),
+        );
+      }
+      res.writeHead(206, {
+        ...headers,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'content-length': String(end - start + 1),
+      });
+      res.end(object.body.subarray(start, end + 1));
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-length': String(size) });
+    res.end(req.method === 'HEAD' ? undefined : object.body);
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    objects,
+    requests,
+    problems,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+    },
+  };
+}
+
+describe('S3Storage against a fake S3', () => {
+  let fake: FakeS3;
+  let storage: S3Storage;
+  before(async () => {
+    fake = await startFakeS3('results');
+    storage = new S3Storage({
+      bucket: 'results',
+      region: 'us-east-1',
+      endpoint: fake.url,
+      forcePathStyle: true,
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+      prefix: '/genmedia/results/',
+      publicUrlPrefix: 'https://cdn.example.com/genmedia/results/',
+    });
+  });
+  after(async () => {
+    storage.destroy();
+    await fake.close();
+  });
+
+  test('round trip with content type, cache control and prefix', async () => {
+    const bytes = randomBytes(3000);
+    await storage.put('gen_1/abc.webp', bytes, 'image/webp');
+    const stored = fake.objects.get('genmedia/results/gen_1/abc.webp');
+    assert.ok(stored, `stored under the prefix; have ${[...fake.objects.keys()].join(', ')}`);
+    assert.deepEqual(stored.body, bytes);
+    assert.equal(stored.contentType, 'image/webp');
+    assert.equal(stored.cacheControl, 'public, max-age=31536000, immutable');
+
+    const object = await storage.get('gen_1/abc.webp');
+    assert.ok(object);
+    assert.equal(object.contentType, 'image/webp');
+    assert.equal(object.size, 3000);
+    assert.equal(object.range, undefined);
+    assert.deepEqual(await readAll(object.body), bytes);
+
+    const put = fake.requests.find((r) => r.method === 'PUT');
+    assert.equal(put?.path, '/results/genmedia/results/gen_1/abc.webp', 'path-style request');
+    assert.deepEqual(fake.problems, []);
+  });
+
+  test('the stored content type is the canonical one for the key', async () => {
+    await storage.put('t/x.txt', Buffer.from('hi'), 'text/plain');
+    assert.equal(fake.objects.get('genmedia/results/t/x.txt')?.contentType, 'text/plain; charset=utf-8');
+    await assert.rejects(storage.put('t/x.png', Buffer.from('x'), 'video/mp4'), /does not match/);
+    await assert.rejects(storage.put('../x.png', Buffer.from('x'), 'image/png'), /Invalid storage key/);
+    assert.equal(fake.objects.has('genmedia/results/t/x.png'), false);
+  });
+
+  test('missing objects and invalid keys read as undefined', async () => {
+    const before = fake.requests.length;
+    assert.equal(await storage.get('gen_1/missing.png'), undefined);
+    assert.equal(await storage.get('gen_1/missing.png', { start: 0 }), undefined);
+    assert.equal(await storage.get('../etc/passwd.png'), undefined);
+    assert.equal(fake.requests.length - before, 2, 'invalid keys never reach S3');
+  });
+
+  test('ranges go to S3', async () => {
+    const bytes = randomBytes(100);
+    await storage.put('v/clip.mp4', bytes, 'video/mp4');
+    const part = await storage.get('v/clip.mp4', { start: 10, end: 19 });
+    assert.ok(part);
+    assert.deepEqual(part.range, { start: 10, end: 19 });
+    assert.equal(part.size, 100);
+    assert.deepEqual(await readAll(part.body), bytes.subarray(10, 20));
+    assert.equal(fake.requests.at(-1)?.headers.range, 'bytes=10-19');
+
+    const tail = await storage.get('v/clip.mp4', { suffix: 30 });
+    assert.ok(tail);
+    assert.deepEqual(tail.range, { start: 70, end: 99 });
+    assert.deepEqual(await readAll(tail.body), bytes.subarray(70));
+
+    const open = await storage.get('v/clip.mp4', { start: 90 });
+    assert.ok(open);
+    assert.deepEqual(open.range, { start: 90, end: 99 });
+    assert.deepEqual(await readAll(open.body), bytes.subarray(90));
+
+    await assert.rejects(
+      storage.get('v/clip.mp4', { start: 100 }),
+      (err: unknown) => err instanceof RangeNotSatisfiableError && err.size === 100,
+    );
+  });
+
+  test('the media route reads through S3 (proxy mode)', async () => {
+    const bytes = randomBytes(2000);
+    await storage.put('p/movie.webm', bytes, 'video/webm');
+    const app = Fastify({ logger: false });
+    await app.register(mediaRoutes, { storage });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const full = await rawRequest(base, 'GET', '/media/p/movie.webm');
+      assert.equal(full.status, 200);
+      assert.equal(full.headers['content-type'], 'video/webm');
+      assert.equal(full.headers['content-length'], '2000');
+      assert.deepEqual(full.body, bytes);
+      const part = await rawRequest(base, 'GET', '/media/p/movie.webm', { range: 'bytes=-500' });
+      assert.equal(part.status, 206);
+      assert.equal(part.headers['content-range'], 'bytes 1500-1999/2000');
+      assert.deepEqual(part.body, bytes.subarray(1500));
+      const head = await rawRequest(base, 'HEAD', '/media/p/movie.webm');
+      assert.equal(head.status, 200);
+      assert.equal(head.headers['content-length'], '2000');
+      const beyond = await rawRequest(base, 'GET', '/media/p/movie.webm', { range: 'bytes=2000-' });
+      assert.equal(beyond.status, 416);
+      assert.equal(beyond.headers['content-range'], 'bytes */2000');
+      const missing = await rawRequest(base, 'GET', '/media/p/none.webm');
+      assert.equal(missing.status, 404);
+      assert.deepEqual(JSON.parse(missing.body.toString('utf8')), {
+        error: { code: 'not_found', message: 'Media not found' },
+      });
+    } finally {
+      await app.close();
+    }
+    assert.deepEqual(fake.problems, []);
+  });
+
+  test('public URLs use the configured prefix', () => {
+    assert.equal(storage.publicUrl('gen_1/abc.webp'), 'https://cdn.example.com/genmedia/results/gen_1/abc.webp');
+    assert.equal(storage.keyFromUrl('https://cdn.example.com/genmedia/results/gen_1/abc.webp'), 'gen_1/abc.webp');
+    assert.equal(storage.keyFromUrl('https://cdn.example.com/genmedia/other/gen_1/abc.webp'), undefined);
+    assert.equal(storage.keyFromUrl('https://cdn.example.com/genmedia/results/../x.webp'), undefined);
+  });
+
+  test('createStorage picks the driver and the URL prefix', () => {
+    const proxied = createStorage({
+      driver: 's3',
+      localRoot: '/unused',
+      publicBaseUrl: 'https://api.example.com/',
+      s3: {
+        bucket: 'b',
+        region: 'us-east-1',
+        endpoint: fake.url,
+        forcePathStyle: true,
+        accessKeyId: 'a',
+        secretAccessKey: 's',
+      },
+    });
+    assert.ok(proxied instanceof S3Storage);
+    assert.equal(proxied.publicUrl('a.png'), 'https://api.example.com/media/a.png');
+    proxied.destroy();
+    const cdn = createStorage({
+      driver: 's3',
+      localRoot: '/unused',
+      publicBaseUrl: 'https://api.example.com',
+      s3: { bucket: 'b', region: 'auto', publicUrl: 'https://pub.example.com/' },
+    });
+    assert.equal(cdn.publicUrl('a.png'), 'https://pub.example.com/a.png');
+    (cdn as S3Storage).destroy();
+    const local = createStorage({ driver: 'local', localRoot: '/tmp/x', publicBaseUrl: 'http://localhost:3000' });
+    assert.ok(local instanceof LocalStorage);
+    assert.equal(local.publicUrl('a.png'), 'http://localhost:3000/media/a.png');
+    assert.throws(() => createStorage({ driver: 's3', localRoot: '/x', publicBaseUrl: 'http://x' }), /S3_BUCKET/);
+    assert.throws(
+      () => new S3Storage({ bucket: 'b', region: 'r', accessKeyId: 'a', publicUrlPrefix: 'http://x' }),
+      /both/,
+    );
+    assert.throws(
+      () => new S3Storage({ bucket: 'b', region: 'r', prefix: 'a/../b', publicUrlPrefix: 'http://x' }),
+      /Invalid S3 key prefix/,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The media route over real HTTP (raw paths: no client-side normalization of `..`).
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolveResponse, reject) => {
+    // No keep-alive: a pooled idle socket would hold up the server's close.
+    const req = httpRequest({ hostname, port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('media routes', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  let base: string;
+  const video = randomBytes(1000);
+  const key = 'gen_1/clip-A_9.mp4';
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genmedia-media-'));
+    const storage = new LocalStorage({ root: join(dir, 'media'), publicBaseUrl: 'http://unused' });
+    await storage.put(key, video, 'video/mp4');
+    await storage.put('b.png', Buffer.from('png'), 'image/png');
+    await storage.put('notes.txt', Buffer.from('héllo'), 'text/plain');
+    app = Fastify({ logger: false });
+    await app.register(mediaRoutes, { storage });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, headers?: Record<string, string>) => rawRequest(base, 'GET', path, headers);
+
+  function assertMediaHeaders(r: RawResponse): void {
+    assert.equal(r.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
+    assert.equal(r.headers.etag, etagForKey(key));
+    assert.equal(r.headers['accept-ranges'], 'bytes');
+  }
+
+  test('GET serves the exact bytes', async () => {
+    const r = await get(`/media/${key}`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, video);
+    assert.equal(r.headers['content-type'], 'video/mp4');
+    assert.equal(r.headers['content-length'], '1000');
+    assertMediaHeaders(r);
+    const text = await get('/media/notes.txt');
+    assert.equal(text.headers['content-type'], 'text/plain; charset=utf-8');
+    assert.equal(text.body.toString('utf8'), 'héllo');
+    assert.equal(text.headers['content-length'], String(Buffer.byteLength('héllo')));
+    const query = await get(`/media/${key}?v=2`);
+    assert.equal(query.status, 200);
+  });
+
+  test('ETag and If-None-Match', async () => {
+    const etag = etagForKey(key);
+    assert.match(etag, /^"[A-Za-z0-9_-]+"$/);
+    assert.notEqual(etagForKey('b.png'), etag);
+    for (const value of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const r = await get(`/media/${key}`, { 'if-none-match': value });
+      assert.equal(r.status, 304, value);
+      assert.equal(r.body.length, 0);
+      assert.equal(r.headers.etag, etag);
+      assert.equal(r.headers['cache-control'], 'public, max-age=31536000, immutable');
+    }
+    const other = await get(`/media/${key}`, { 'if-none-match': '"other"' });
+    assert.equal(other.status, 200);
+    assert.deepEqual(other.body, video);
+    // A conditional request for something that does not exist is still a 404.
+    assert.equal((await get('/media/gen_1/none.mp4', { 'if-none-match': '*' })).status, 404);
+  });
+
+  test('HEAD sends the headers without a body', async () => {
+    const r = await rawRequest(base, 'HEAD', `/media/${key}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.length, 0);
+    assert.equal(r.headers['content-length'], '1000');
+    assert.equal(r.headers['content-type'], 'video/mp4');
+    assertMediaHeaders(r);
+    const ranged = await rawRequest(base, 'HEAD', `/media/${key}`, { range: 'bytes=0-9' });
+    assert.equal(ranged.status, 206);
+    assert.equal(ranged.headers['content-length'], '10');
+    assert.equal(ranged.headers['content-range'], 'bytes 0-9/1000');
+    assert.equal((await rawRequest(base, 'HEAD', '/media/none.png')).status, 404);
+  });
+
+  test('Range requests', async () => {
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=500-999', 500, 999],
+      ['bytes=990-5000', 990, 999],
+      ['bytes=900-', 900, 999],
+      ['bytes=-100', 900, 999],
+      ['bytes=-5000', 0, 999],
+      ['bytes=0-0', 0, 0],
+    ];
+    for (const [range, start, end] of cases) {
+      const r = await get(`/media/${key}`, { range });
+      assert.equal(r.status, 206, range);
+      assert.equal(r.headers['content-range'], `bytes ${start}-${end}/1000`, range);
+      assert.equal(r.headers['content-length'], String(end - start + 1), range);
+      assert.equal(r.headers['content-type'], 'video/mp4');
+      assert.deepEqual(r.body, video.subarray(start, end + 1), range);
+      assertMediaHeaders(r);
+    }
+    // Ranges we do not serve as ranges: the whole object.
+    for (const range of ['bytes=0-1,5-6', 'bytes=9-3', 'items=0-1', 'bytes=x-']) {
+      const r = await get(`/media/${key}`, { range });
+      assert.equal(r.status, 200, range);
+      assert.deepEqual(r.body, video);
+    }
+    // If-Range: honoured only with our ETag.
+    const same = await get(`/media/${key}`, { range: 'bytes=0-9', 'if-range': etagForKey(key) });
+    assert.equal(same.status, 206);
+    const stale = await get(`/media/${key}`, { range: 'bytes=0-9', 'if-range': '"stale"' });
+    assert.equal(stale.status, 200);
+    assert.deepEqual(stale.body, video);
+  });
+
+  test('unsatisfiable ranges are a 416', async () => {
+    for (const range of ['bytes=1000-', 'bytes=5000-6000', 'bytes=-0']) {
+      const r = await get(`/media/${key}`, { range });
+      assert.equal(r.status, 416, range);
+      assert.equal(r.headers['content-range'], 'bytes */1000');
+      const body = JSON.parse(r.body.toString('utf8')) as { error: { code: string } };
+      assert.equal(body.error.code, 'invalid_request');
+    }
+  });
+
+  test('unknown keys and traversal attempts are a JSON 404', async () => {
+    for (const path of [
+      '/media/gen_1/none.mp4',
+      '/media/',
+      '/media/..%2f..%2fetc%2fpasswd',
+      '/media/..%2F..%2Fetc%2Fpasswd',
+      '/media/a/../b.png',
+      '/media/gen_1/../b.png',
+      '/media/%2e%2e/b.png',
+      '/media/./b.png',
+      '/media//b.png',
+      '/media/b.png%00.png',
+      '/media/%2Fb.png',
+      '/media/b.PNG',
+      '/media/b',
+      '/media/../../../../etc/passwd',
+      `/media/${'x'.repeat(300)}.png`,
+    ]) {
+      const r = await get(path);
+      assert.equal(r.status, 404, path);
+      assert.match(String(r.headers['content-type']), /^application\/json/, path);
+      assert.deepEqual(
+        JSON.parse(r.body.toString('utf8')),
+        { error: { code: 'not_found', message: 'Media not found' } },
+        path,
+      );
+    }
+    // The real object behind some of those paths is served at its own URL.
+    assert.equal((await get('/media/b.png')).status, 200);
+  });
+});
