@@ -13,9 +13,9 @@ import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { ITEM_TASK } from './engine/create.ts';
 import { runItem } from './engine/run-item.ts';
+import * as workerSql from './engine/sql.ts';
 import type { Executor } from './engine/types.ts';
 import { createMediaFetcher } from './engine/urls.ts';
-import * as workerSql from './engine/worker-sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { imageExecutors } from './modules/images/operations.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
@@ -76,14 +76,13 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   const abort = new AbortController();
   const events: WorkerEvents = new EventEmitter();
   const mine = new Set<string>();
-  events.on('worker:create', ({ worker }) => {
-    mine.add(worker.workerId);
-    workerSql.beat(pool, [worker.workerId]).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
-  });
-  events.on('worker:stop', ({ worker }) => {
-    mine.delete(worker.workerId);
-    workerSql.forget(pool, [worker.workerId]).catch(() => undefined);
-  });
+  // Jobs are locked under the pool's id (and, in some modes, a worker's): both beat.
+  const announce = (id: string) => {
+    mine.add(id);
+    workerSql.beat(pool, [id]).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
+  };
+  events.on('pool:create', ({ workerPool }) => announce(workerPool.id));
+  events.on('worker:create', ({ worker }) => announce(worker.workerId));
 
   const utils: WorkerUtils = await makeWorkerUtils({ pgPool: pool, logger });
   const runner: Runner = await run({

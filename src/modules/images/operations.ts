@@ -61,10 +61,8 @@ const edit: Executor = async (ctx, item) => {
       .catch(() => undefined);
     if (!meta?.width || !meta.height) throw new ProviderError('image_url is not a decodable image', false);
     const scale = Math.sqrt((1024 * 1024) / (meta.width * meta.height));
-    size = {
-      width: Math.max(64, Math.round((meta.width * scale) / 16) * 16),
-      height: Math.max(64, Math.round((meta.height * scale) / 16) * 16),
-    };
+    const side = (pixels: number) => Math.min(4096, Math.max(64, Math.round((pixels * scale) / 16) * 16));
+    size = { width: side(meta.width), height: side(meta.height) };
   }
   return renderImage({
     prompt: req.prompt,

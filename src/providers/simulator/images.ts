@@ -149,155 +149,161 @@ interface ColourWord {
   l: number;
 }
 
-const COLOUR_WORDS: Record<string, ColourWord> = {
-  red: { hues: [0], s: 0.85, l: 0.48 },
-  crimson: { hues: [350], s: 0.8, l: 0.4 },
-  scarlet: { hues: [5], s: 0.9, l: 0.48 },
-  cherry: { hues: [350], s: 0.8, l: 0.45 },
-  ruby: { hues: [345], s: 0.8, l: 0.4 },
-  blood: { hues: [358], s: 0.85, l: 0.32 },
-  fire: { hues: [8, 28, 45], s: 0.95, l: 0.5 },
-  flame: { hues: [10, 30], s: 0.95, l: 0.5 },
-  lava: { hues: [5, 18], s: 0.95, l: 0.42 },
-  orange: { hues: [28], s: 0.9, l: 0.52 },
-  amber: { hues: [40], s: 0.9, l: 0.5 },
-  autumn: { hues: [25, 40, 8], s: 0.75, l: 0.45 },
-  gold: { hues: [45], s: 0.85, l: 0.52 },
-  golden: { hues: [45], s: 0.85, l: 0.55 },
-  yellow: { hues: [55], s: 0.9, l: 0.55 },
-  lemon: { hues: [58], s: 0.9, l: 0.6 },
-  sun: { hues: [48, 35], s: 0.95, l: 0.6 },
-  sunny: { hues: [50, 200], s: 0.85, l: 0.62 },
-  sunset: { hues: [22, 345, 280, 38], s: 0.85, l: 0.52 },
-  sunrise: { hues: [35, 15, 200], s: 0.8, l: 0.6 },
-  desert: { hues: [38, 28], s: 0.55, l: 0.62 },
-  sand: { hues: [40], s: 0.5, l: 0.7 },
-  brown: { hues: [25], s: 0.55, l: 0.32 },
-  wood: { hues: [28], s: 0.55, l: 0.35 },
-  earth: { hues: [30, 90], s: 0.45, l: 0.35 },
-  green: { hues: [120], s: 0.75, l: 0.42 },
-  lime: { hues: [90], s: 0.85, l: 0.5 },
-  grass: { hues: [100], s: 0.7, l: 0.42 },
-  leaf: { hues: [110], s: 0.7, l: 0.4 },
-  leaves: { hues: [110, 80], s: 0.7, l: 0.4 },
-  tree: { hues: [120, 28], s: 0.6, l: 0.35 },
-  trees: { hues: [120, 28], s: 0.6, l: 0.35 },
-  forest: { hues: [130, 100, 150], s: 0.65, l: 0.28 },
-  jungle: { hues: [125, 95], s: 0.75, l: 0.32 },
-  emerald: { hues: [145], s: 0.75, l: 0.4 },
-  mint: { hues: [155], s: 0.55, l: 0.7 },
-  teal: { hues: [178], s: 0.7, l: 0.38 },
-  cyan: { hues: [185], s: 0.85, l: 0.5 },
-  turquoise: { hues: [175], s: 0.7, l: 0.5 },
-  aqua: { hues: [185], s: 0.75, l: 0.55 },
-  water: { hues: [200, 190], s: 0.65, l: 0.45 },
-  sea: { hues: [200, 185], s: 0.7, l: 0.42 },
-  ocean: { hues: [205, 190, 220], s: 0.75, l: 0.4 },
-  wave: { hues: [195, 210], s: 0.7, l: 0.5 },
-  waves: { hues: [195, 210], s: 0.7, l: 0.5 },
-  river: { hues: [200, 120], s: 0.6, l: 0.45 },
-  lake: { hues: [205, 130], s: 0.6, l: 0.42 },
-  rain: { hues: [210], s: 0.3, l: 0.45 },
-  sky: { hues: [205], s: 0.7, l: 0.65 },
-  azure: { hues: [210], s: 0.8, l: 0.55 },
-  blue: { hues: [222], s: 0.85, l: 0.48 },
-  navy: { hues: [230], s: 0.7, l: 0.25 },
-  cobalt: { hues: [225], s: 0.85, l: 0.4 },
-  ice: { hues: [195], s: 0.45, l: 0.8 },
-  snow: { hues: [205], s: 0.2, l: 0.88 },
-  winter: { hues: [205, 220], s: 0.3, l: 0.78 },
-  cloud: { hues: [210], s: 0.15, l: 0.82 },
-  clouds: { hues: [210], s: 0.15, l: 0.82 },
-  storm: { hues: [220, 260], s: 0.2, l: 0.3 },
-  mountain: { hues: [215, 120], s: 0.25, l: 0.45 },
-  mountains: { hues: [215, 120], s: 0.25, l: 0.45 },
-  indigo: { hues: [250], s: 0.7, l: 0.35 },
-  night: { hues: [235, 260], s: 0.6, l: 0.2 },
-  midnight: { hues: [240], s: 0.65, l: 0.15 },
-  moon: { hues: [220, 50], s: 0.25, l: 0.75 },
-  space: { hues: [250, 280], s: 0.55, l: 0.15 },
-  galaxy: { hues: [270, 300, 220], s: 0.7, l: 0.3 },
-  purple: { hues: [275], s: 0.7, l: 0.45 },
-  violet: { hues: [270], s: 0.75, l: 0.5 },
-  lavender: { hues: [265], s: 0.5, l: 0.75 },
-  magenta: { hues: [305], s: 0.85, l: 0.5 },
-  pink: { hues: [330], s: 0.75, l: 0.72 },
-  rose: { hues: [340], s: 0.65, l: 0.6 },
-  blossom: { hues: [330, 110], s: 0.6, l: 0.75 },
-  flower: { hues: [320, 50, 110], s: 0.75, l: 0.6 },
-  flowers: { hues: [320, 50, 110], s: 0.75, l: 0.6 },
-  neon: { hues: [300, 180, 90], s: 1, l: 0.55 },
-  cyberpunk: { hues: [310, 185, 260], s: 0.95, l: 0.45 },
-  white: { hues: [40], s: 0.05, l: 0.92 },
-  black: { hues: [230], s: 0.1, l: 0.08 },
-  grey: { hues: [210], s: 0.05, l: 0.5 },
-  gray: { hues: [210], s: 0.05, l: 0.5 },
-  silver: { hues: [210], s: 0.08, l: 0.72 },
-};
+const COLOUR_WORDS = new Map<string, ColourWord>(
+  Object.entries({
+    red: { hues: [0], s: 0.85, l: 0.48 },
+    crimson: { hues: [350], s: 0.8, l: 0.4 },
+    scarlet: { hues: [5], s: 0.9, l: 0.48 },
+    cherry: { hues: [350], s: 0.8, l: 0.45 },
+    ruby: { hues: [345], s: 0.8, l: 0.4 },
+    blood: { hues: [358], s: 0.85, l: 0.32 },
+    fire: { hues: [8, 28, 45], s: 0.95, l: 0.5 },
+    flame: { hues: [10, 30], s: 0.95, l: 0.5 },
+    lava: { hues: [5, 18], s: 0.95, l: 0.42 },
+    orange: { hues: [28], s: 0.9, l: 0.52 },
+    amber: { hues: [40], s: 0.9, l: 0.5 },
+    autumn: { hues: [25, 40, 8], s: 0.75, l: 0.45 },
+    gold: { hues: [45], s: 0.85, l: 0.52 },
+    golden: { hues: [45], s: 0.85, l: 0.55 },
+    yellow: { hues: [55], s: 0.9, l: 0.55 },
+    lemon: { hues: [58], s: 0.9, l: 0.6 },
+    sun: { hues: [48, 35], s: 0.95, l: 0.6 },
+    sunny: { hues: [50, 200], s: 0.85, l: 0.62 },
+    sunset: { hues: [22, 345, 280, 38], s: 0.85, l: 0.52 },
+    sunrise: { hues: [35, 15, 200], s: 0.8, l: 0.6 },
+    desert: { hues: [38, 28], s: 0.55, l: 0.62 },
+    sand: { hues: [40], s: 0.5, l: 0.7 },
+    brown: { hues: [25], s: 0.55, l: 0.32 },
+    wood: { hues: [28], s: 0.55, l: 0.35 },
+    earth: { hues: [30, 90], s: 0.45, l: 0.35 },
+    green: { hues: [120], s: 0.75, l: 0.42 },
+    lime: { hues: [90], s: 0.85, l: 0.5 },
+    grass: { hues: [100], s: 0.7, l: 0.42 },
+    leaf: { hues: [110], s: 0.7, l: 0.4 },
+    leaves: { hues: [110, 80], s: 0.7, l: 0.4 },
+    tree: { hues: [120, 28], s: 0.6, l: 0.35 },
+    trees: { hues: [120, 28], s: 0.6, l: 0.35 },
+    forest: { hues: [130, 100, 150], s: 0.65, l: 0.28 },
+    jungle: { hues: [125, 95], s: 0.75, l: 0.32 },
+    emerald: { hues: [145], s: 0.75, l: 0.4 },
+    mint: { hues: [155], s: 0.55, l: 0.7 },
+    teal: { hues: [178], s: 0.7, l: 0.38 },
+    cyan: { hues: [185], s: 0.85, l: 0.5 },
+    turquoise: { hues: [175], s: 0.7, l: 0.5 },
+    aqua: { hues: [185], s: 0.75, l: 0.55 },
+    water: { hues: [200, 190], s: 0.65, l: 0.45 },
+    sea: { hues: [200, 185], s: 0.7, l: 0.42 },
+    ocean: { hues: [205, 190, 220], s: 0.75, l: 0.4 },
+    wave: { hues: [195, 210], s: 0.7, l: 0.5 },
+    waves: { hues: [195, 210], s: 0.7, l: 0.5 },
+    river: { hues: [200, 120], s: 0.6, l: 0.45 },
+    lake: { hues: [205, 130], s: 0.6, l: 0.42 },
+    rain: { hues: [210], s: 0.3, l: 0.45 },
+    sky: { hues: [205], s: 0.7, l: 0.65 },
+    azure: { hues: [210], s: 0.8, l: 0.55 },
+    blue: { hues: [222], s: 0.85, l: 0.48 },
+    navy: { hues: [230], s: 0.7, l: 0.25 },
+    cobalt: { hues: [225], s: 0.85, l: 0.4 },
+    ice: { hues: [195], s: 0.45, l: 0.8 },
+    snow: { hues: [205], s: 0.2, l: 0.88 },
+    winter: { hues: [205, 220], s: 0.3, l: 0.78 },
+    cloud: { hues: [210], s: 0.15, l: 0.82 },
+    clouds: { hues: [210], s: 0.15, l: 0.82 },
+    storm: { hues: [220, 260], s: 0.2, l: 0.3 },
+    mountain: { hues: [215, 120], s: 0.25, l: 0.45 },
+    mountains: { hues: [215, 120], s: 0.25, l: 0.45 },
+    indigo: { hues: [250], s: 0.7, l: 0.35 },
+    night: { hues: [235, 260], s: 0.6, l: 0.2 },
+    midnight: { hues: [240], s: 0.65, l: 0.15 },
+    moon: { hues: [220, 50], s: 0.25, l: 0.75 },
+    space: { hues: [250, 280], s: 0.55, l: 0.15 },
+    galaxy: { hues: [270, 300, 220], s: 0.7, l: 0.3 },
+    purple: { hues: [275], s: 0.7, l: 0.45 },
+    violet: { hues: [270], s: 0.75, l: 0.5 },
+    lavender: { hues: [265], s: 0.5, l: 0.75 },
+    magenta: { hues: [305], s: 0.85, l: 0.5 },
+    pink: { hues: [330], s: 0.75, l: 0.72 },
+    rose: { hues: [340], s: 0.65, l: 0.6 },
+    blossom: { hues: [330, 110], s: 0.6, l: 0.75 },
+    flower: { hues: [320, 50, 110], s: 0.75, l: 0.6 },
+    flowers: { hues: [320, 50, 110], s: 0.75, l: 0.6 },
+    neon: { hues: [300, 180, 90], s: 1, l: 0.55 },
+    cyberpunk: { hues: [310, 185, 260], s: 0.95, l: 0.45 },
+    white: { hues: [40], s: 0.05, l: 0.92 },
+    black: { hues: [230], s: 0.1, l: 0.08 },
+    grey: { hues: [210], s: 0.05, l: 0.5 },
+    gray: { hues: [210], s: 0.05, l: 0.5 },
+    silver: { hues: [210], s: 0.08, l: 0.72 },
+  }),
+);
 
 /** Words that shift lightness or saturation of the whole palette. */
-const TONE_WORDS: Record<string, { l?: number; s?: number }> = {
-  dark: { l: -0.18 },
-  shadow: { l: -0.15 },
-  shadows: { l: -0.15 },
-  night: { l: -0.15 },
-  midnight: { l: -0.2 },
-  noir: { l: -0.2, s: 0.2 },
-  gloomy: { l: -0.12, s: 0.6 },
-  bright: { l: 0.12, s: 1.15 },
-  light: { l: 0.12 },
-  sunny: { l: 0.1 },
-  day: { l: 0.08 },
-  pastel: { l: 0.18, s: 0.6 },
-  vivid: { s: 1.3 },
-  vibrant: { s: 1.3 },
-  neon: { s: 1.3 },
-  muted: { s: 0.5 },
-  faded: { s: 0.45, l: 0.08 },
-  grey: { s: 0.3 },
-  gray: { s: 0.3 },
-  monochrome: { s: 0.05 },
-  vintage: { s: 0.6 },
-};
+const TONE_WORDS = new Map<string, { l?: number; s?: number }>(
+  Object.entries({
+    dark: { l: -0.18 },
+    shadow: { l: -0.15 },
+    shadows: { l: -0.15 },
+    night: { l: -0.15 },
+    midnight: { l: -0.2 },
+    noir: { l: -0.2, s: 0.2 },
+    gloomy: { l: -0.12, s: 0.6 },
+    bright: { l: 0.12, s: 1.15 },
+    light: { l: 0.12 },
+    sunny: { l: 0.1 },
+    day: { l: 0.08 },
+    pastel: { l: 0.18, s: 0.6 },
+    vivid: { s: 1.3 },
+    vibrant: { s: 1.3 },
+    neon: { s: 1.3 },
+    muted: { s: 0.5 },
+    faded: { s: 0.45, l: 0.08 },
+    grey: { s: 0.3 },
+    gray: { s: 0.3 },
+    monochrome: { s: 0.05 },
+    vintage: { s: 0.6 },
+  }),
+);
 
 // ---------------------------------------------------------------------------------------
 // Scene description.
 
 type ShapeKind = 'circle' | 'rect' | 'ring' | 'stripes';
 const SHAPE_KINDS: readonly ShapeKind[] = ['circle', 'rect', 'ring', 'stripes'];
-const SHAPE_WORDS: Record<string, ShapeKind> = {
-  circle: 'circle',
-  circles: 'circle',
-  dot: 'circle',
-  dots: 'circle',
-  bubble: 'circle',
-  bubbles: 'circle',
-  ball: 'circle',
-  balls: 'circle',
-  square: 'rect',
-  squares: 'rect',
-  box: 'rect',
-  boxes: 'rect',
-  block: 'rect',
-  blocks: 'rect',
-  building: 'rect',
-  buildings: 'rect',
-  city: 'rect',
-  ring: 'ring',
-  rings: 'ring',
-  planet: 'ring',
-  planets: 'ring',
-  eye: 'ring',
-  eyes: 'ring',
-  stripe: 'stripes',
-  stripes: 'stripes',
-  striped: 'stripes',
-  line: 'stripes',
-  lines: 'stripes',
-  wave: 'stripes',
-  waves: 'stripes',
-  rain: 'stripes',
-};
+const SHAPE_WORDS = new Map<string, ShapeKind>(
+  Object.entries({
+    circle: 'circle',
+    circles: 'circle',
+    dot: 'circle',
+    dots: 'circle',
+    bubble: 'circle',
+    bubbles: 'circle',
+    ball: 'circle',
+    balls: 'circle',
+    square: 'rect',
+    squares: 'rect',
+    box: 'rect',
+    boxes: 'rect',
+    block: 'rect',
+    blocks: 'rect',
+    building: 'rect',
+    buildings: 'rect',
+    city: 'rect',
+    ring: 'ring',
+    rings: 'ring',
+    planet: 'ring',
+    planets: 'ring',
+    eye: 'ring',
+    eyes: 'ring',
+    stripe: 'stripes',
+    stripes: 'stripes',
+    striped: 'stripes',
+    line: 'stripes',
+    lines: 'stripes',
+    wave: 'stripes',
+    waves: 'stripes',
+    rain: 'stripes',
+  }),
+);
 
 /** A model's drawing style: how likely each shape kind is, edge softness, shape count. */
 interface Style {
@@ -336,15 +342,16 @@ interface Scene {
   shapes: Shape[];
 }
 
+/** Lower-case words of any script. */
 function tokens(text: string): string[] {
-  return text.toLowerCase().match(/[a-z]+/g) ?? [];
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 function buildPalette(req: NormalizedRequest, rng: Rng, negative: Rng): Rgb[] {
   const words = tokens(req.prompt);
   const anchors: Array<{ h: number; s: number; l: number; w: number }> = [];
   for (const word of words) {
-    const entry = COLOUR_WORDS[word];
+    const entry = COLOUR_WORDS.get(word);
     if (!entry) continue;
     entry.hues.forEach((h, i) => {
       anchors.push({ h, s: entry.s, l: entry.l, w: 3 / (i + 1) });
@@ -352,7 +359,8 @@ function buildPalette(req: NormalizedRequest, rng: Rng, negative: Rng): Rgb[] {
   }
   const hasColourWords = anchors.length > 0;
   for (const word of words) {
-    if (COLOUR_WORDS[word] || word.length < 3) continue;
+    // Short Latin words (a, of, in) say little about colour.
+    if (COLOUR_WORDS.has(word) || /^[a-z0-9]{1,2}$/.test(word)) continue;
     const h = fnv1a(word);
     anchors.push({
       h: h % 360,
@@ -367,7 +375,7 @@ function buildPalette(req: NormalizedRequest, rng: Rng, negative: Rng): Rgb[] {
   let lightShift = 0;
   let satScale = 1;
   for (const word of words) {
-    const tone = TONE_WORDS[word];
+    const tone = TONE_WORDS.get(word);
     if (tone?.l) lightShift += tone.l;
     if (tone?.s) satScale *= tone.s;
   }
@@ -377,7 +385,7 @@ function buildPalette(req: NormalizedRequest, rng: Rng, negative: Rng): Rgb[] {
 
   // Negative prompt: colour words there push matching hues to the opposite side of the wheel,
   // and any negative prompt mutes the palette.
-  const avoid = tokens(req.negativePrompt).flatMap((w) => COLOUR_WORDS[w]?.hues ?? []);
+  const avoid = tokens(req.negativePrompt).flatMap((w) => COLOUR_WORDS.get(w)?.hues ?? []);
   if (req.negativePrompt.trim()) satScale *= 0.55;
 
   // Five colours from darkest background to bright accents.
@@ -405,11 +413,11 @@ function buildScene(req: NormalizedRequest, width: number, height: number, detai
   const words = tokens(req.prompt);
   const kindWeights = [...style.kindWeights];
   for (const word of words) {
-    const kind = SHAPE_WORDS[word];
+    const kind = SHAPE_WORDS.get(word);
     if (kind) kindWeights[SHAPE_KINDS.indexOf(kind)] = (kindWeights[SHAPE_KINDS.indexOf(kind)] ?? 0) + 6;
   }
   const negativeWords = tokens(req.negativePrompt);
-  const banned = new Set(negativeWords.map((w) => SHAPE_WORDS[w]).filter((k) => k !== undefined));
+  const banned = new Set(negativeWords.map((w) => SHAPE_WORDS.get(w)).filter((k) => k !== undefined));
 
   let count = style.count + Math.min(words.length, 12) + Math.round(detail * 6);
   if (words.some((w) => w === 'minimal' || w === 'minimalist' || w === 'simple' || w === 'empty')) count = 3;
@@ -674,11 +682,31 @@ async function decodeReference(
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (info.width !== width || info.height !== height || info.channels !== 3) throw new Error('unexpected layout');
+    if (info.width !== width || info.height !== height || data.length !== width * height * 3) {
+      throw new Error('unexpected pixel layout');
+    }
     return data;
   } catch {
     throw new ProviderError(`reference image ${index + 1} could not be decoded`, false);
   }
+}
+
+/** Mean colour (0..1 per channel) of raw RGB images. */
+function averageColour(images: Buffer[]): Rgb {
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let pixels = 0;
+  for (const data of images) {
+    for (let i = 0; i + 2 < data.length; i += 3) {
+      r += data[i] ?? 0;
+      g += data[i + 1] ?? 0;
+      b += data[i + 2] ?? 0;
+    }
+    pixels += data.length / 3;
+  }
+  const scale = 1 / (255 * Math.max(1, pixels));
+  return [r * scale, g * scale, b * scale];
 }
 
 async function renderFromReferences(req: NormalizedRequest): Promise<ProviderFile> {
@@ -756,15 +784,24 @@ async function renderFromReferences(req: NormalizedRequest): Promise<ProviderFil
   // out = keep * in + mix * (dark + (light - dark) * luminance(in)). Compositing gives the
   // image a constant alpha channel first, so the fourth matrix column adds the offset; the
   // matrix runs before compositing, so overlay and insets keep their colours.
+  // Further references also act as style references: their average colour pulls both tones,
+  // so each of them changes the whole picture, not only its inset.
+  let toneDark: Rgb = dark;
+  let toneLight: Rgb = light;
+  if (rest.length > 0) {
+    const mean = averageColour(rest);
+    toneDark = [dark[0] * 0.5 + mean[0] * 0.175, dark[1] * 0.5 + mean[1] * 0.175, dark[2] * 0.5 + mean[2] * 0.175];
+    toneLight = [light[0] * 0.5 + mean[0] * 0.5, light[1] * 0.5 + mean[1] * 0.5, light[2] * 0.5 + mean[2] * 0.5];
+  }
   const mix = rng.range(0.35, 0.6);
   const keep = 1 - mix;
   const row = (c: 0 | 1 | 2): [number, number, number, number] => {
-    const k = mix * (light[c] - dark[c]);
+    const k = mix * (toneLight[c] - toneDark[c]);
     return [
       (c === 0 ? keep : 0) + k * 0.299,
       (c === 1 ? keep : 0) + k * 0.587,
       (c === 2 ? keep : 0) + k * 0.114,
-      mix * dark[c],
+      mix * toneDark[c],
     ];
   };
   image = image.recomb([row(0), row(1), row(2), [0, 0, 0, 1]]);
