@@ -14,35 +14,20 @@ import type { Deps } from './app-types.ts';
 import { ITEM_TASK } from './engine/create.ts';
 import { runItem } from './engine/run-item.ts';
 import * as workerSql from './engine/sql.ts';
-import type { Executor } from './engine/types.ts';
-import { createMediaFetcher } from './engine/urls.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
-import { imageExecutors } from './modules/images/operations.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
+import { executionContext, operations } from './operations.ts';
 
 const CLEANUP_TASK = 'idempotency_cleanup';
 
-/** Every operation's executor, by operation name. */
-export function executors(): Record<string, Executor> {
-  return { ...imageExecutors };
-}
-
 /** The job handlers this service runs. */
 export function taskList(deps: Deps, abort: AbortSignal): TaskList {
-  const { pool, storage, catalog, config } = deps;
-  const all = executors();
-  const fetchMedia = createMediaFetcher(storage, config.allowPrivateUrls);
+  const { pool, config } = deps;
+  const context = executionContext(deps, abort);
   return {
     [ITEM_TASK]: async (payload, helpers) => {
       const { item_id: itemId } = payload as { item_id: string };
-      await runItem(
-        pool,
-        storage,
-        all,
-        { pool, storage, catalog, fetchMedia, simulatorDelayMs: config.simulatorDelayMs, signal: abort },
-        itemId,
-        helpers.job,
-      );
+      await runItem(context, operations, itemId, helpers.job);
     },
     [WEBHOOK_TASK]: async (payload) => {
       const { delivery_id: deliveryId } = payload as { delivery_id: string };

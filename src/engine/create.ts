@@ -1,31 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { withTransaction } from '../db/pool.ts';
+import { type Queryable, withTransaction } from '../db/pool.ts';
 import { newId } from '../lib/ids.ts';
 import { changeCredits } from '../modules/credits/service.ts';
-import { completeIdempotencyKey, type IdempotencyClaim } from '../modules/idempotency/service.ts';
 import * as sql from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 
 /** The job that runs one item. */
 export const ITEM_TASK = 'generation_item';
 
-export interface CreateInput<TBody> {
+export interface CreateInput {
   teamId: string;
   workspaceId: string | null;
   plan: GenerationPlan;
   itemMaxAttempts: number;
-  idempotency: IdempotencyClaim | null;
-  /** Builds the response body; it is stored with the idempotency key in the same transaction. */
-  respond: (created: CreatedGeneration) => TBody;
+  /** Delays the item jobs (synchronous endpoints run the items themselves). */
+  jobsRunAt?: Date;
+  /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
+  finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
 }
 
 /**
  * Accepts a generation in one transaction: charges the full price (402 and nothing written when
- * the balance is short), writes the generation and its items, queues one job per item, and
- * stores the response under the request's Idempotency-Key. Either all of it happens or none.
+ * the balance is short), writes the generation and its items, queues one job per item, and runs
+ * the caller's `finish`. Either all of it happens or none.
  */
-export async function createGeneration<TBody>(pool: pg.Pool, input: CreateInput<TBody>): Promise<TBody> {
+export async function createGeneration(pool: pg.Pool, input: CreateInput): Promise<CreatedGeneration> {
   const { plan } = input;
   const id = newId('gen');
   const items = plan.items.map((item, position) => ({
@@ -67,16 +67,17 @@ export async function createGeneration<TBody>(pool: pg.Pool, input: CreateInput<
       ITEM_TASK,
       items.map((i) => i.id),
       input.itemMaxAttempts,
+      input.jobsRunAt ?? null,
     );
-    const body = input.respond({
+    const created: CreatedGeneration = {
       id,
       status: 'queued',
       itemIds: items.map((i) => i.id),
       creditsCharged: total,
       estimatedSeconds: plan.estimatedSeconds,
       createdAt,
-    });
-    if (input.idempotency) await completeIdempotencyKey(client, input.idempotency, 200, JSON.stringify(body));
-    return body;
+    };
+    await input.finish?.(client, created);
+    return created;
   });
 }

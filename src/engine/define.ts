@@ -1,17 +1,32 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { App, Deps } from '../app-types.ts';
+import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
+import { completeIdempotencyKey } from '../modules/idempotency/service.ts';
 import { resolveWorkspace } from '../modules/workspaces/service.ts';
+import { executionContext, operations } from '../operations.ts';
 import { createGeneration } from './create.ts';
+import { runItem } from './run-item.ts';
+import { selectItemResult } from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 import { checkUserUrls } from './urls.ts';
+
+/** How long the safety-net jobs of a synchronous request wait before they would run its items. */
+const SYNC_SAFETY_NET_MS = 10 * 60 * 1000;
+
+/** The outcome of each item of a synchronous request, in order. */
+export interface SyncResult {
+  items: Array<{ id: string; status: string; url: string | null; result: Record<string, unknown> | null }>;
+}
 
 /**
  * A generation endpoint is a declaration: its schemas, how a request becomes a plan (models,
  * items, price) and the response. The engine does the rest for every endpoint alike:
  * authentication (by path), validation, the workspace check, URL checks, the credit charge,
- * rows and jobs in one transaction, idempotency, and the response.
+ * rows and jobs in one transaction, idempotency, and the response. A synchronous endpoint
+ * (`sync: true`) also runs its items in the request and answers with their results; when every
+ * item fails it answers 500 `generation_failed` (the failed items are refunded).
  */
 export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSchema> {
   url: string;
@@ -20,10 +35,23 @@ export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSc
   description?: string;
   body: TBody;
   response: TResponse;
-  /** Error statuses this endpoint documents besides 400 and 401. */
+  /** Error statuses this endpoint documents besides 400, 401 and 402. */
   errors?: number[];
-  plan(deps: Deps, body: Static<TBody>, teamId: string): GenerationPlan | Promise<GenerationPlan>;
-  respond(created: CreatedGeneration, plan: GenerationPlan, body: Static<TBody>): Static<TResponse>;
+  sync?: boolean;
+  /** The request's path parameters, when the URL has some (e.g. the model of a model-named path). */
+  params?: TObject;
+  plan(
+    deps: Deps,
+    body: Static<TBody>,
+    teamId: string,
+    params: Record<string, string>,
+  ): GenerationPlan | Promise<GenerationPlan>;
+  respond(
+    created: CreatedGeneration,
+    plan: GenerationPlan,
+    body: Static<TBody>,
+    result: SyncResult | undefined,
+  ): Static<TResponse>;
 }
 
 /** Registers one declared generation endpoint on the app. */
@@ -36,6 +64,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     summary: endpoint.summary,
     description: endpoint.description,
     body: endpoint.body,
+    ...(endpoint.params ? { params: endpoint.params } : {}),
     headers: {
       type: 'object',
       properties: {
@@ -45,24 +74,65 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         },
       },
     },
-    response: { 200: endpoint.response, ...errorResponses(400, 401, 402, ...(endpoint.errors ?? []), 409, 422) },
+    response: {
+      200: endpoint.response,
+      ...errorResponses(400, 401, 402, ...(endpoint.errors ?? []), 409, 422, ...(endpoint.sync ? [500] : [])),
+    },
   };
 
   const handler = async (request: FastifyRequest): Promise<unknown> => {
     const { deps } = app;
     const teamId = request.principal.teamId;
     const body = request.body as Static<TBody>;
+    const params = (request.params ?? {}) as Record<string, string>;
     const workspaceId = await resolveWorkspace(deps.pool, teamId, (body as { workspace_id?: string }).workspace_id);
-    const plan = await endpoint.plan(deps, body, teamId);
+    const plan = await endpoint.plan(deps, body, teamId, params);
     await checkUserUrls(deps, plan);
-    return createGeneration(deps.pool, {
+
+    if (!endpoint.sync) {
+      let response: Static<TResponse> | undefined;
+      const claim = request.idempotency;
+      await createGeneration(deps.pool, {
+        teamId,
+        workspaceId,
+        plan,
+        itemMaxAttempts: deps.config.itemMaxAttempts,
+        finish: async (client, created) => {
+          response = endpoint.respond(created, plan, body, undefined);
+          if (claim) await completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
+        },
+      });
+      return response;
+    }
+
+    const created = await createGeneration(deps.pool, {
       teamId,
       workspaceId,
       plan,
       itemMaxAttempts: deps.config.itemMaxAttempts,
-      idempotency: request.idempotency,
-      respond: (created) => endpoint.respond(created, plan, body),
+      jobsRunAt: new Date(Date.now() + SYNC_SAFETY_NET_MS),
     });
+    const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
+    await Promise.all(created.itemIds.map((id) => runItem(context, operations, id, { attempts: 1, max_attempts: 1 })));
+    const items = await Promise.all(
+      created.itemIds.map(async (id) => {
+        const row = await selectItemResult(deps.pool, id);
+        return {
+          id,
+          status: row?.status ?? 'FAILED',
+          url: row?.url ?? null,
+          result: row?.result ?? null,
+          error: row?.error,
+        };
+      }),
+    );
+    if (items.every((i) => i.status !== 'COMPLETED')) {
+      throw new AppError(
+        'generation_failed',
+        `Generation ${created.id} failed and its ${created.creditsCharged} credits were refunded: ${items[0]?.error ?? 'unknown error'}`,
+      );
+    }
+    return endpoint.respond(created, plan, body, { items });
   };
 
   // The declaration's generic types are checked above; Fastify's own inference cannot follow them.

@@ -86,13 +86,39 @@ export async function addJob(
   );
 }
 
-/** Queues one job per item of a generation, in the caller's transaction. */
-export async function addItemJobs(db: Queryable, task: string, itemIds: string[], maxAttempts: number): Promise<void> {
+/**
+ * Queues one job per item of a generation, in the caller's transaction; `runAt` delays them (a
+ * synchronous request runs its items itself and leaves the jobs as a safety net).
+ */
+export async function addItemJobs(
+  db: Queryable,
+  task: string,
+  itemIds: string[],
+  maxAttempts: number,
+  runAt: Date | null = null,
+): Promise<void> {
   await db.query(
-    `select graphile_worker.add_job($1::text, json_build_object('item_id', item_id), max_attempts => $3::int)
+    `select graphile_worker.add_job($1::text, json_build_object('item_id', item_id), max_attempts => $3::int,
+       run_at => $4::timestamptz)
      from unnest($2::text[]) as item_id`,
-    [task, itemIds, maxAttempts],
+    [task, itemIds, maxAttempts, runAt],
   );
+}
+
+/** The stored outcome of one item (for synchronous answers). */
+export async function selectItemResult(
+  db: Queryable,
+  itemId: string,
+): Promise<
+  { status: ItemStatus; url: string | null; result: Record<string, unknown> | null; error: string | null } | undefined
+> {
+  const { rows } = await db.query<{
+    status: ItemStatus;
+    url: string | null;
+    result: Record<string, unknown> | null;
+    error: string | null;
+  }>('select status, url, result, error from generation_items where id = $1::text', [itemId]);
+  return rows[0];
 }
 
 export interface StatusRow {
@@ -149,6 +175,7 @@ export interface ClaimedItem {
   storage_token: string;
   attempts: number;
   team_id: string;
+  workspace_id: string | null;
   operation: string;
   generation_input: Record<string, unknown>;
 }
@@ -168,7 +195,7 @@ export async function claimItem(db: Queryable, itemId: string): Promise<ClaimedI
        from item where g.id = item.generation_id and g.status = 'queued'
        returning g.id
      )
-     select item.*, g.team_id, g.operation, g.input as generation_input
+     select item.*, g.team_id, g.workspace_id, g.operation, g.input as generation_input
      from item join generations g on g.id = item.generation_id`,
     [itemId],
   );
@@ -176,11 +203,12 @@ export async function claimItem(db: Queryable, itemId: string): Promise<ClaimedI
 }
 
 /** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
-export async function completeItem(db: Queryable, itemId: string, url: string): Promise<boolean> {
+export async function completeItem(db: Queryable, itemId: string, url: string, result: unknown): Promise<boolean> {
   const { rowCount } = await db.query(
-    `update generation_items set status = 'COMPLETED', url = $2::text, error = null, updated_at = now()
+    `update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
+       updated_at = now()
      where id = $1::text and status = 'PROCESSING'`,
-    [itemId, url],
+    [itemId, url, result === undefined ? null : JSON.stringify(result)],
   );
   return (rowCount ?? 0) > 0;
 }

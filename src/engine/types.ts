@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ModelCatalog } from '../catalog/models.ts';
+import type { Queryable } from '../db/pool.ts';
 import type { ProviderFile } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -60,5 +61,20 @@ export interface ExecutableItem {
   attempt: number;
 }
 
-/** Turns one item of an operation into its result file(s); throws ProviderError on failure. */
+/** Turns one item of an operation into its result file; throws ProviderError on failure. */
 export type Executor = (ctx: ExecutionContext, item: ExecutableItem) => Promise<ProviderFile>;
+
+/** An item that has just completed, as its operation's completion hook sees it. */
+export interface CompletedItem {
+  item: ExecutableItem;
+  workspaceId: string | null;
+  url: string;
+  file: ProviderFile;
+}
+
+/** What the workers know of an operation: how to run an item, and what a completion adds. */
+export interface Operation {
+  execute: Executor;
+  /** Runs inside the transaction that records the completion (e.g. to create a music track). */
+  onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
+}

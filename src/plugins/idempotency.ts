@@ -18,33 +18,47 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export function installIdempotency(app: App): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || request.routeOptions.config.auth !== 'api-key') return;
+  // Callback-style hooks: requests without a key (nearly all) pay no promise on the hot path.
+  app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined || request.method !== 'POST' || request.routeOptions.config.auth !== 'api-key') {
+      done();
+      return;
+    }
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
-      throw new AppError('invalid_request', 'Idempotency-Key must be 1-255 visible ASCII characters', [
-        { field: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' },
-      ]);
+      done(
+        new AppError('invalid_request', 'Idempotency-Key must be 1-255 visible ASCII characters', [
+          { field: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' },
+        ]),
+      );
+      return;
     }
     const hash = requestHash(`${request.method} ${request.url}`, request.body);
-    const outcome = await claimIdempotencyKey(app.deps.pool, request.principal.teamId, header, hash);
-    if (outcome.kind === 'replay') {
-      reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
-      return reply.send(outcome.body);
-    }
-    request.idempotency = outcome.claim;
+    claimIdempotencyKey(app.deps.pool, request.principal.teamId, header, hash).then((outcome) => {
+      if (outcome.kind === 'replay') {
+        reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
+        reply.send(outcome.body);
+        return;
+      }
+      request.idempotency = outcome.claim;
+      done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotency;
-    if (!claim || claim.completed) return payload;
-    claim.completed = true;
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
-      await completeIdempotencyKey(app.deps.pool, claim, reply.statusCode, payload);
-    } else {
-      await releaseIdempotencyKey(app.deps.pool, claim);
+    if (!claim || claim.completed) {
+      done(null, payload);
+      return;
     }
-    return payload;
+    claim.completed = true;
+    const stored =
+      reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string'
+        ? completeIdempotencyKey(app.deps.pool, claim, reply.statusCode, payload)
+        : releaseIdempotencyKey(app.deps.pool, claim);
+    stored.then(
+      () => done(null, payload),
+      (err: unknown) => done(err as Error),
+    );
   });
 }

@@ -7,6 +7,8 @@ export interface ProviderFile {
   width?: number;
   height?: number;
   durationSeconds?: number;
+  /** What the provider reported besides the file (token usage, the text itself, ...). */
+  metadata?: Record<string, unknown>;
 }
 
 /** A failure of the provider; `retryable` failures are tried again by the job queue. */

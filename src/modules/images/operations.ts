@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { ExecutableItem, ExecutionContext, Executor } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, Executor, Operation } from '../../engine/types.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
 import { dimensionsFor, renderImage } from '../../providers/simulator/images.ts';
 import { ProviderError } from '../../providers/types.ts';
@@ -89,9 +89,9 @@ const face: Executor = async (ctx, item) => {
   });
 };
 
-/** The image operations the workers run. */
-export const imageExecutors: Record<string, Executor> = {
-  'image.generate': generate,
-  'image.edit': edit,
-  'image.face': face,
+/** The image operations. */
+export const imageOperations: Record<string, Operation> = {
+  'image.generate': { execute: generate },
+  'image.edit': { execute: edit },
+  'image.face': { execute: face },
 };

@@ -1,0 +1,21 @@
+import type { Deps } from './app-types.ts';
+import type { ExecutionContext, Operation } from './engine/types.ts';
+import { createMediaFetcher } from './engine/urls.ts';
+import { imageOperations } from './modules/images/operations.ts';
+
+/** Every operation the service runs, by name (a generation row's `operation`). */
+export const operations: Record<string, Operation> = {
+  ...imageOperations,
+};
+
+/** What operations run with, in a worker or (for synchronous endpoints) in the API process. */
+export function executionContext(deps: Deps, signal: AbortSignal): ExecutionContext {
+  return {
+    pool: deps.pool,
+    storage: deps.storage,
+    catalog: deps.catalog,
+    fetchMedia: createMediaFetcher(deps.storage, deps.config.allowPrivateUrls),
+    simulatorDelayMs: deps.config.simulatorDelayMs,
+    signal,
+  };
+}
