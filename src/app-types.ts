@@ -7,6 +7,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type pg from 'pg';
+import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
@@ -21,6 +22,7 @@ export interface Deps {
   authenticator: ApiKeyAuthenticator;
   plans: CreditPlan[];
   catalog: ModelCatalog;
+  media: MediaCatalog;
   storage: Storage;
   /** Bearer token of the admin API; the admin API refuses every call when unset. */
   adminToken: string | undefined;

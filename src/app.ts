@@ -9,7 +9,13 @@ import creditAdminRoutes from './modules/credits/admin-routes.ts';
 import generationRoutes from './modules/generations/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import imageRoutes from './modules/images/routes.ts';
+import modelRoutes from './modules/models/routes.ts';
+import model3dRoutes from './modules/models3d/routes.ts';
+import musicRoutes from './modules/music/routes.ts';
+import speechRoutes from './modules/speech/routes.ts';
 import teamAdminRoutes from './modules/teams/admin-routes.ts';
+import textRoutes from './modules/text/routes.ts';
+import videoRoutes from './modules/videos/routes.ts';
 import workspaceRoutes, { workspaceAdminRoutes } from './modules/workspaces/routes.ts';
 import { installAuth, type RegisteredRoute } from './plugins/auth.ts';
 import { installErrorHandling } from './plugins/errors.ts';
@@ -73,7 +79,13 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
 
   await app.register(healthRoutes);
   await app.register(billingRoutes);
+  await app.register(modelRoutes);
   await app.register(imageRoutes);
+  await app.register(videoRoutes);
+  await app.register(musicRoutes);
+  await app.register(model3dRoutes);
+  await app.register(textRoutes);
+  await app.register(speechRoutes);
   await app.register(generationRoutes);
   await app.register(mediaRoutes, { storage: deps.storage });
   await app.register(workspaceRoutes);

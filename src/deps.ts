@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Deps } from './app-types.ts';
+import { loadMediaCatalog } from './catalog/media-models.ts';
 import { loadModelCatalog } from './catalog/models.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
@@ -15,6 +16,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     plans: loadCreditPlans(),
     catalog: loadModelCatalog(),
+    media: loadMediaCatalog(),
     storage: createStorage({
       driver: config.storage.driver,
       localRoot: defaultLocalRoot(config.dataDir),

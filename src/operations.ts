@@ -2,10 +2,20 @@ import type { Deps } from './app-types.ts';
 import type { ExecutionContext, Operation } from './engine/types.ts';
 import { createMediaFetcher } from './engine/urls.ts';
 import { imageOperations } from './modules/images/operations.ts';
+import { model3dOperations } from './modules/models3d/operations.ts';
+import { musicOperations } from './modules/music/operations.ts';
+import { speechOperations } from './modules/speech/operations.ts';
+import { textOperations } from './modules/text/operations.ts';
+import { videoOperations } from './modules/videos/operations.ts';
 
 /** Every operation the service runs, by name (a generation row's `operation`). */
 export const operations: Record<string, Operation> = {
   ...imageOperations,
+  ...videoOperations,
+  ...musicOperations,
+  ...model3dOperations,
+  ...textOperations,
+  ...speechOperations,
 };
 
 /** What operations run with, in a worker or (for synchronous endpoints) in the API process. */
@@ -14,6 +24,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     pool: deps.pool,
     storage: deps.storage,
     catalog: deps.catalog,
+    media: deps.media,
     fetchMedia: createMediaFetcher(deps.storage, deps.config.allowPrivateUrls),
     simulatorDelayMs: deps.config.simulatorDelayMs,
     signal,

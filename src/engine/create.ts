@@ -3,8 +3,14 @@ import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { newId } from '../lib/ids.ts';
 import { changeCredits } from '../modules/credits/service.ts';
+import type { Storage } from '../storage/types.ts';
 import * as sql from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
+
+/** The storage key of an item's result (known when the item is created; random and stable). */
+export function resultKey(generationId: string, itemId: string, storageToken: string, extension: string): string {
+  return `${generationId}/${itemId}-${storageToken}.${extension}`;
+}
 
 /** The job that runs one item. */
 export const ITEM_TASK = 'generation_item';
@@ -25,7 +31,11 @@ export interface CreateInput {
  * the balance is short), writes the generation and its items, queues one job per item, and runs
  * the caller's `finish`. Either all of it happens or none.
  */
-export async function createGeneration(pool: pg.Pool, input: CreateInput): Promise<CreatedGeneration> {
+export async function createGeneration(
+  pool: pg.Pool,
+  storage: Storage,
+  input: CreateInput,
+): Promise<CreatedGeneration> {
   const { plan } = input;
   const id = newId('gen');
   const items = plan.items.map((item, position) => ({
@@ -73,6 +83,10 @@ export async function createGeneration(pool: pg.Pool, input: CreateInput): Promi
       id,
       status: 'queued',
       itemIds: items.map((i) => i.id),
+      resultUrl: (position, extension) => {
+        const item = items[position];
+        return item ? storage.publicUrl(resultKey(id, item.id, item.storageToken, extension)) : '';
+      },
       creditsCharged: total,
       estimatedSeconds: plan.estimatedSeconds,
       createdAt,

@@ -92,7 +92,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     if (!endpoint.sync) {
       let response: Static<TResponse> | undefined;
       const claim = request.idempotency;
-      await createGeneration(deps.pool, {
+      await createGeneration(deps.pool, deps.storage, {
         teamId,
         workspaceId,
         plan,
@@ -105,7 +105,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       return response;
     }
 
-    const created = await createGeneration(deps.pool, {
+    const created = await createGeneration(deps.pool, deps.storage, {
       teamId,
       workspaceId,
       plan,

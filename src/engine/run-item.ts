@@ -4,6 +4,7 @@ import { changeCredits } from '../modules/credits/service.ts';
 import { enqueueWebhook } from '../modules/webhooks/service.ts';
 import type { ProviderFile } from '../providers/types.ts';
 import { ProviderError } from '../providers/types.ts';
+import { resultKey } from './create.ts';
 import * as sql from './sql.ts';
 import { toStatusRecord } from './status.ts';
 import type { ExecutableItem, ExecutionContext, Operation } from './types.ts';
@@ -44,6 +45,19 @@ async function finishItem(
     let refund = 0;
     if (outcome.ok) {
       if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return;
+      const actual = outcome.file.actualCredits;
+      if (actual !== undefined && actual < item.price) {
+        refund = item.price - Math.max(0, Math.ceil(actual));
+        if (refund > 0) {
+          await changeCredits(client, {
+            teamId: item.team_id,
+            amount: refund,
+            kind: 'refund',
+            reason: `Unused part of the charge for item ${item.id}`,
+            generationId: item.generation_id,
+          });
+        }
+      }
       await operation?.onCompleted?.(client, {
         item: executable(item),
         workspaceId: item.workspace_id,
@@ -111,7 +125,7 @@ export async function runItem(
     });
     return;
   }
-  const key = `${item.generation_id}/${item.id}-${item.storage_token}.${file.extension}`;
+  const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
   await ctx.storage.put(key, file.data, file.contentType);
   await finishItem(ctx.pool, operation, item, { ok: true, url: ctx.storage.publicUrl(key), file });
 }

@@ -174,6 +174,7 @@ export interface ClaimedItem {
   input: Record<string, unknown>;
   storage_token: string;
   attempts: number;
+  price: number;
   team_id: string;
   workspace_id: string | null;
   operation: string;
@@ -189,7 +190,7 @@ export async function claimItem(db: Queryable, itemId: string): Promise<ClaimedI
     `with item as (
        update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now()
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
-       returning id, generation_id, position, type, model, input, storage_token, attempts
+       returning id, generation_id, position, type, model, input, storage_token, attempts, price
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { MediaCatalog } from '../catalog/media-models.ts';
 import type { ModelCatalog } from '../catalog/models.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderFile } from '../providers/types.ts';
@@ -31,6 +32,8 @@ export interface CreatedGeneration {
   id: string;
   status: 'queued';
   itemIds: string[];
+  /** Where each item's result will be stored, by extension: the URLs are known before the work runs. */
+  resultUrl(position: number, extension: string): string;
   creditsCharged: number;
   estimatedSeconds: number;
   createdAt: Date;
@@ -41,6 +44,7 @@ export interface ExecutionContext {
   pool: pg.Pool;
   storage: Storage;
   catalog: ModelCatalog;
+  media: MediaCatalog;
   /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
   fetchMedia(url: string): Promise<Buffer>;
   simulatorDelayMs: number;

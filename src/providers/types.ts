@@ -9,6 +9,11 @@ export interface ProviderFile {
   durationSeconds?: number;
   /** What the provider reported besides the file (token usage, the text itself, ...). */
   metadata?: Record<string, unknown>;
+  /**
+   * What the work really cost, for operations charged an upper bound up front (text is charged for
+   * max_tokens): the difference to the item's price is refunded when it completes.
+   */
+  actualCredits?: number;
 }
 
 /** A failure of the provider; `retryable` failures are tried again by the job queue. */

@@ -1,0 +1,29 @@
+import type { Deps } from '../app-types.ts';
+import { invalidField } from '../lib/errors.ts';
+import { type ProbeResult, probeMedia } from '../providers/simulator/ffmpeg.ts';
+import { ProviderError } from '../providers/types.ts';
+import { createMediaFetcher } from './urls.ts';
+
+/**
+ * Fetches a user's media file at request time and measures it (duration, size, streams), for
+ * rules and prices that depend on the file itself. Any failure is a 400 naming the field.
+ */
+export async function probeUserMedia(
+  deps: Pick<Deps, 'storage' | 'config'>,
+  field: string,
+  url: string,
+  expect: 'video' | 'audio',
+): Promise<ProbeResult> {
+  const fetchMedia = createMediaFetcher(deps.storage, deps.config.allowPrivateUrls);
+  let probe: ProbeResult;
+  try {
+    probe = await probeMedia(await fetchMedia(url));
+  } catch (err) {
+    const reason = err instanceof ProviderError ? err.message : 'could not be read';
+    throw invalidField(field, `is not a readable ${expect} file (${reason})`);
+  }
+  if (expect === 'video' && !probe.hasVideo) throw invalidField(field, 'has no video stream');
+  if (expect === 'audio' && !probe.hasAudio) throw invalidField(field, 'has no audio stream');
+  if (!(probe.durationSeconds > 0)) throw invalidField(field, 'has no measurable duration');
+  return probe;
+}

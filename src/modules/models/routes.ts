@@ -1,0 +1,127 @@
+import { Type } from 'typebox';
+import type { App } from '../../app-types.ts';
+import { errorResponses } from '../../lib/schemas.ts';
+
+const Entry = {
+  id: Type.String(),
+  name: Type.String(),
+  vendor: Type.String(),
+  category: Type.String(),
+  description: Type.String(),
+  default: Type.Boolean(),
+  capabilities: Type.Record(Type.String(), Type.Unknown()),
+  settings: Type.Record(Type.String(), Type.Unknown()),
+  price: Type.Record(Type.String(), Type.Unknown()),
+  estimated_seconds: Type.Number(),
+};
+
+const ImageModelEntry = Type.Object(
+  {
+    ...Entry,
+    supports_lora: Type.Boolean(),
+    lora_types: Type.Optional(Type.Array(Type.String(), { description: 'Present when supports_lora is true' })),
+  },
+  { $id: 'ImageModelEntry', title: 'ImageModelEntry' },
+);
+
+const VideoModelEntry = Type.Object(
+  {
+    ...Entry,
+    providers: Type.Optional(
+      Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+        description: 'The provider family only: settings.provider values, the first is the default',
+      }),
+    ),
+  },
+  { $id: 'VideoModelEntry', title: 'VideoModelEntry' },
+);
+
+export default async function modelRoutes(app: App): Promise<void> {
+  const { catalog, media } = app.deps;
+
+  const images = [...catalog.image, ...catalog.edit, ...catalog.face].map((m) => {
+    const { supports_lora, lora_types, ...capabilities } = m.capabilities;
+    return {
+      id: m.id,
+      name: m.name,
+      vendor: m.vendor,
+      category: m.kind,
+      description: m.description,
+      default: m.default ?? false,
+      capabilities: { ...capabilities, supports_lora },
+      settings: m.settings,
+      price: m.price,
+      estimated_seconds: m.estimated_seconds,
+      supports_lora,
+      ...(supports_lora && lora_types ? { lora_types } : {}),
+    };
+  });
+
+  const common = (
+    category: string,
+    m: { id: string; name: string; vendor: string; description: string; default?: boolean; estimated_seconds: number },
+  ) => ({
+    id: m.id,
+    name: m.name,
+    vendor: m.vendor,
+    category,
+    description: m.description,
+    default: m.default ?? false,
+    estimated_seconds: m.estimated_seconds,
+  });
+  const videos = [
+    ...media.video.map((m) => ({
+      ...common('video', m),
+      capabilities: { ...m.capabilities, provider_family: m.provider_family },
+      settings: m.settings,
+      price: m.provider_family ? { credits_per_second: { '720p': 40, '1080p': 90 } } : m.price,
+      ...(m.provider_family ? { providers: media.video_providers } : {}),
+    })),
+    ...media.lipsync.map((m) => ({ ...common('lipsync', m), capabilities: {}, settings: m.settings, price: m.price })),
+    ...media.talking_head.map((m) => ({
+      ...common('talking_head', m),
+      capabilities: { sheet_based: m.sheet_based, needs_audio: m.needs_audio },
+      settings: m.settings,
+      price: m.price,
+    })),
+    ...media.reference_video.map((m) => ({
+      ...common('reference_video', m),
+      capabilities: { per_segment_shots: m.per_segment_shots, native_audio: m.native_audio },
+      settings: m.settings,
+      price: m.price,
+    })),
+    ...media.upscalers.map((m) => ({
+      ...common('upscale', m),
+      capabilities: {},
+      settings: { video_models: m.video_models, default_video_model: m.default_video_model ?? null },
+      price: {
+        credits_per_second_by_tier: m.credits_per_second_by_tier,
+        credits_per_output_megapixel: m.credits_per_output_megapixel,
+      },
+    })),
+  ];
+
+  app.get(
+    '/api/v1/models/images',
+    {
+      schema: {
+        tags: ['Models'],
+        summary: 'Image, edit and face models with capabilities, settings, price and LoRA support',
+        response: { 200: Type.Array(ImageModelEntry), ...errorResponses(401) },
+      },
+    },
+    () => images,
+  );
+
+  app.get(
+    '/api/v1/models/videos',
+    {
+      schema: {
+        tags: ['Models'],
+        summary: 'Video, lip sync, talking-head, reference-to-video and upscaling models',
+        response: { 200: Type.Array(VideoModelEntry), ...errorResponses(401) },
+      },
+    },
+    () => videos,
+  );
+}

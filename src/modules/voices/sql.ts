@@ -1,0 +1,50 @@
+import type { Queryable } from '../../db/pool.ts';
+
+export interface VoiceRow {
+  id: string;
+  team_id: string;
+  name: string;
+  description: string | null;
+  type: 'cloned' | 'designed';
+  audio_url: string;
+  custom_voice_id: string;
+  influencer_id: string | null;
+  influencer_name: string | null;
+  profile: Record<string, unknown>;
+  created_at: Date;
+}
+
+const SELECT = `
+  select v.id, v.team_id, v.name, v.description, v.type, v.audio_url, v.custom_voice_id, v.influencer_id,
+         i.name as influencer_name, v.profile, v.created_at
+  from voices v left join influencers i on i.id = v.influencer_id`;
+
+export async function selectVoice(db: Queryable, id: string): Promise<VoiceRow | undefined> {
+  const { rows } = await db.query<VoiceRow>(`${SELECT} where v.id = $1::text`, [id]);
+  return rows[0];
+}
+
+/** The influencer's most recently created voice. */
+export async function selectLatestVoiceOfInfluencer(
+  db: Queryable,
+  influencerId: string,
+): Promise<VoiceRow | undefined> {
+  const { rows } = await db.query<VoiceRow>(
+    `${SELECT} where v.influencer_id = $1::text order by v.created_at desc, v.id desc limit 1`,
+    [influencerId],
+  );
+  return rows[0];
+}
+
+export async function selectVoicesOfTeam(
+  db: Queryable,
+  teamId: string,
+  influencerId: string | undefined,
+): Promise<VoiceRow[]> {
+  const { rows } = await db.query<VoiceRow>(
+    `${SELECT} where v.team_id = $1::text and ($2::text is null or v.influencer_id = $2::text)
+     order by v.created_at desc, v.id desc`,
+    [teamId, influencerId ?? null],
+  );
+  return rows;
+}
