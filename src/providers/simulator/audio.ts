@@ -546,9 +546,12 @@ export interface MusicPlan {
 }
 
 /** Reads genre, tempo and mode from the style (and title) words; the seed picks what they leave open. */
-export function planMusic(req: Pick<MusicRequest, 'title' | 'style' | 'seed' | 'model'>): MusicPlan & {
-  genreSpec: Genre;
-} {
+export function planMusic(req: Pick<MusicRequest, 'title' | 'style' | 'seed' | 'model'>): MusicPlan {
+  const { genreSpec: _, ...plan } = resolvePlan(req);
+  return plan;
+}
+
+function resolvePlan(req: Pick<MusicRequest, 'title' | 'style' | 'seed' | 'model'>): MusicPlan & { genreSpec: Genre } {
   const style = normalizeText(req.style);
   const all = normalizeText(`${req.style} ${req.title}`);
   // The genre named earliest in the style wins; the title is a fallback.
@@ -1155,12 +1158,13 @@ function* musicChunks(req: MusicRequest): Generator<Buffer> {
 
 /** Every note of the track, mixed dry into left and right at 44.1 kHz. */
 function arrange(req: MusicRequest): { mix: Mix; genre: Genre; bpm: number; rng: Rng } {
-  const plan = planMusic(req);
+  const plan = resolvePlan(req);
   const genre = plan.genreSpec;
   const total = Math.max(1, Math.round(req.durationSeconds * SAMPLE_RATE));
   const mix: Mix = { left: new Float32Array(total), right: new Float32Array(total) };
-  // The arrangement ignores lyrics and voice, so the same song can be sung by another voice.
-  const key = [MUSIC_VERSION, req.title, req.style, req.seed, req.model, req.durationSeconds];
+  // The arrangement ignores lyrics, voice and length: the same song can be sung by another
+  // voice, and a longer render continues a shorter one.
+  const key = [MUSIC_VERSION, req.title, req.style, req.seed, req.model];
   const rng = Rng.from(...key, 'arrangement');
   const kit = drumKit(Rng.from(...key, 'drums'), genre);
   const sound = Rng.from(...key, 'sound');
@@ -1259,7 +1263,7 @@ function arrange(req: MusicRequest): { mix: Mix; genre: Genre; bpm: number; rng:
   let syllableIndex = 0;
   let lastVocalMidi: number | undefined;
   const leadBase = chordBase + 12;
-  // Female voices sit about an octave above male ones; formants about a sixth higher.
+  // Female voices sit an octave above male ones, with formants about 18% higher.
   const vocalBase = (gender === 'f' ? 60 : 48) + ((plan.tonic + 6) % 12) - 6;
   const formantScale = gender === 'f' ? 1.18 : 1;
   for (let pair = 0; pair * 2 < bars; pair++) {

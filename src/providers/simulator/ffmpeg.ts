@@ -96,6 +96,10 @@ export interface ProbeResult {
   videoCodec?: string;
   /** e.g. 'yuv420p'. */
   pixelFormat?: string;
+  /** Colour tags of the video stream when set, e.g. 'bt709' (ffprobe's color_space, color_primaries, color_transfer). */
+  colorSpace?: string;
+  colorPrimaries?: string;
+  colorTransfer?: string;
   /** e.g. 'aac', 'mp3', 'pcm_s16le', 'vorbis', 'flac'. */
   audioCodec?: string;
   sampleRate?: number;
@@ -179,7 +183,10 @@ function startProcess(binary: string, args: string[], opts: RunOptions): MediaPr
 
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', (err: NodeJS.ErrnoException) => {
+      // A process that could not start may never emit 'close'.
       fail(new ProviderError(`${what} could not run: ${err.message}`, err.code !== 'ENOENT'));
+      clearTimeout(timer);
+      reject(failure);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -317,6 +324,9 @@ interface FfprobeStream {
   width?: number;
   height?: number;
   pix_fmt?: string;
+  color_space?: string;
+  color_primaries?: string;
+  color_transfer?: string;
   avg_frame_rate?: string;
   r_frame_rate?: string;
   nb_frames?: string;
@@ -373,6 +383,11 @@ export async function probeFile(path: string): Promise<ProbeResult> {
   if (video) {
     result.videoCodec = video.codec_name;
     result.pixelFormat = video.pix_fmt;
+    const tag = (value: string | undefined) =>
+      value && value !== 'unknown' && value !== 'reserved' ? value : undefined;
+    result.colorSpace = tag(video.color_space);
+    result.colorPrimaries = tag(video.color_primaries);
+    result.colorTransfer = tag(video.color_transfer);
     // Width and height as displayed: ffmpeg's decoder applies a 90° rotation (phone videos).
     const rotation = Number(
       video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0,

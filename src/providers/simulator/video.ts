@@ -809,6 +809,7 @@ export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise
         '-r',
         rateString(fps),
         ...H264_OUTPUT_ARGS,
+        ...colourArgsOf(probe),
         '-y',
         output,
       ],
@@ -827,11 +828,32 @@ export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise
 /** Where the simulator assumes a face's mouth is, as fractions of the frame (a centred portrait). */
 const MOUTH = { x: 0.5, y: 0.64, rx: 0.055 };
 
+/** Colour tags of a decoded source for re-encoding its frames (limited range, as decoded). */
+function colourArgsOf(probe: ProbeResult): string[] {
+  return [
+    ...(probe.colorSpace ? ['-colorspace', probe.colorSpace] : []),
+    ...(probe.colorPrimaries ? ['-color_primaries', probe.colorPrimaries] : []),
+    ...(probe.colorTransfer ? ['-color_trc', probe.colorTransfer] : []),
+    '-color_range',
+    'tv',
+  ];
+}
+
+/** Options of replaceAudio. */
+export interface ReplaceAudioOptions {
+  /** Draw a mouth that opens with the sound (default true); false only swaps the sound (no re-encode of H.264). */
+  lipSync?: boolean;
+}
+
 /**
  * Lip sync: keeps the video's frames and duration, replaces its sound with `audio` (AAC, cut or
  * padded with silence) and opens a mouth in the lower middle of the frame as loud as the audio.
  */
-export async function replaceAudio(video: Buffer, audio: Buffer): Promise<ProviderFile> {
+export async function replaceAudio(
+  video: Buffer,
+  audio: Buffer,
+  opts: ReplaceAudioOptions = {},
+): Promise<ProviderFile> {
   return withTempDir(async (dir) => {
     const [{ path, probe }, { path: audioPath }] = await Promise.all([
       videoInput(dir, video, 'video'),
@@ -840,7 +862,38 @@ export async function replaceAudio(video: Buffer, audio: Buffer): Promise<Provid
     const width = probe.width - (probe.width % 2);
     const height = probe.height - (probe.height % 2);
     const frameCount = frameCountFor(probe.duration, probe.fps);
-    const envelope = await loudnessEnvelope(audio, probe.fps, frameCount);
+    if (opts.lipSync === false && probe.videoCodec === 'h264' && width === probe.width && height === probe.height) {
+      // Only the sound changes: the H.264 stream is copied as it is.
+      const output = `${dir}/output.mp4`;
+      const seconds = probe.duration.toFixed(6);
+      await runFfmpeg(
+        [
+          '-i',
+          path,
+          '-i',
+          audioPath,
+          '-map',
+          '0:v:0',
+          '-map',
+          '1:a:0',
+          '-c:v',
+          'copy',
+          '-af',
+          'apad',
+          ...AAC_OUTPUT_ARGS,
+        ].concat(['-t', seconds, '-movflags', '+faststart', '-fflags', '+bitexact', '-y', output]),
+        { what: 'audio replacement', timeoutMs: 60_000 + probe.duration * 1000 },
+      );
+      return {
+        data: await readOutput(output, 'audio replacement'),
+        ...MP4,
+        width,
+        height,
+        durationSeconds: probe.duration,
+      };
+    }
+    const envelope =
+      opts.lipSync === false ? new Float32Array(frameCount) : await loudnessEnvelope(audio, probe.fps, frameCount);
     async function* frames(): AsyncGenerator<Buffer> {
       let i = 0;
       for await (const data of decodeFrames(path, width, height, probe.fps, 'video decoding')) {
@@ -859,7 +912,7 @@ export async function replaceAudio(video: Buffer, audio: Buffer): Promise<Provid
       fps: probe.fps,
       frameCount,
       audioPath,
-      colourArgs: [],
+      colourArgs: colourArgsOf(probe),
       what: 'lip sync encoding',
     });
   });
@@ -1064,6 +1117,7 @@ export async function concatVideos(parts: Buffer[]): Promise<ProviderFile> {
         '[v]',
         ...(withAudio ? ['-map', '[a]', ...AAC_OUTPUT_ARGS] : []),
         ...H264_OUTPUT_ARGS,
+        ...colourArgsOf(first),
         '-y',
         output,
       ],
