@@ -2,11 +2,13 @@ import type { Deps } from './app-types.ts';
 import type { ExecutionContext, Operation } from './engine/types.ts';
 import { createMediaFetcher } from './engine/urls.ts';
 import { imageOperations } from './modules/images/operations.ts';
+import { influencerOperations } from './modules/influencers/operations.ts';
 import { model3dOperations } from './modules/models3d/operations.ts';
 import { musicOperations } from './modules/music/operations.ts';
 import { speechOperations } from './modules/speech/operations.ts';
 import { textOperations } from './modules/text/operations.ts';
 import { videoOperations } from './modules/videos/operations.ts';
+import { voiceOperations } from './modules/voices/operations.ts';
 
 /** Every operation the service runs, by name (a generation row's `operation`). */
 export const operations: Record<string, Operation> = {
@@ -16,6 +18,8 @@ export const operations: Record<string, Operation> = {
   ...model3dOperations,
   ...textOperations,
   ...speechOperations,
+  ...influencerOperations,
+  ...voiceOperations,
 };
 
 /** What operations run with, in a worker or (for synchronous endpoints) in the API process. */

@@ -20,8 +20,8 @@ export interface CreateInput {
   workspaceId: string | null;
   plan: GenerationPlan;
   itemMaxAttempts: number;
-  /** Delays the item jobs (synchronous endpoints run the items themselves). */
-  jobsRunAt?: Date;
+  /** Delays the jobs of the items the request runs itself (a safety net should the process die). */
+  jobsRunAt?: (position: number) => Date | null;
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
 }
@@ -72,13 +72,15 @@ export async function createGeneration(
       webhookUrl: plan.webhookUrl ?? null,
     });
     await sql.insertItems(client, id, items);
-    await sql.addItemJobs(
-      client,
-      ITEM_TASK,
-      items.map((i) => i.id),
-      input.itemMaxAttempts,
-      input.jobsRunAt ?? null,
-    );
+    // One statement per distinct start time (usually one).
+    const byRunAt = new Map<number | null, string[]>();
+    for (const item of items) {
+      const at = input.jobsRunAt?.(item.position)?.getTime() ?? null;
+      byRunAt.set(at, [...(byRunAt.get(at) ?? []), item.id]);
+    }
+    for (const [at, ids] of byRunAt) {
+      await sql.addItemJobs(client, ITEM_TASK, ids, input.itemMaxAttempts, at === null ? null : new Date(at));
+    }
     const created: CreatedGeneration = {
       id,
       status: 'queued',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import type { App, Deps } from '../app-types.ts';
+import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { completeIdempotencyKey } from '../modules/idempotency/service.ts';
@@ -37,7 +38,17 @@ export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSc
   response: TResponse;
   /** Error statuses this endpoint documents besides 400, 401 and 402. */
   errors?: number[];
+  /** Runs every item in the request and answers with the results. */
   sync?: boolean;
+  /** Item positions an asynchronous endpoint runs in the request before answering (the rest queue). */
+  runInRequest?: number[];
+  /** Writes the endpoint's own records in the transaction that accepts the generation. */
+  onCreated?: (
+    db: Queryable,
+    created: CreatedGeneration,
+    plan: GenerationPlan,
+    owner: { teamId: string; workspaceId: string | null },
+  ) => Promise<void>;
   /** The request's path parameters, when the URL has some (e.g. the model of a model-named path). */
   params?: TObject;
   plan(
@@ -89,19 +100,31 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const plan = await endpoint.plan(deps, body, teamId, params);
     await checkUserUrls(deps, plan);
 
+    const owner = { teamId, workspaceId };
+    const inRequest = new Set(endpoint.sync ? plan.items.map((_, i) => i) : (endpoint.runInRequest ?? []));
+    const safetyNet = new Date(Date.now() + SYNC_SAFETY_NET_MS);
+    const jobsRunAt = (position: number) => (inRequest.has(position) ? safetyNet : null);
+
     if (!endpoint.sync) {
       let response: Static<TResponse> | undefined;
       const claim = request.idempotency;
-      await createGeneration(deps.pool, deps.storage, {
+      const created = await createGeneration(deps.pool, deps.storage, {
         teamId,
         workspaceId,
         plan,
         itemMaxAttempts: deps.config.itemMaxAttempts,
+        jobsRunAt,
         finish: async (client, created) => {
+          await endpoint.onCreated?.(client, created, plan, owner);
           response = endpoint.respond(created, plan, body, undefined);
           if (claim) await completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
         },
       });
+      if (inRequest.size > 0) {
+        const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
+        const first = [...inRequest].map((position) => created.itemIds[position] as string);
+        await Promise.all(first.map((id) => runItem(context, operations, id, { attempts: 1, max_attempts: 1 })));
+      }
       return response;
     }
 
@@ -110,7 +133,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       workspaceId,
       plan,
       itemMaxAttempts: deps.config.itemMaxAttempts,
-      jobsRunAt: new Date(Date.now() + SYNC_SAFETY_NET_MS),
+      jobsRunAt,
+      finish: (client, created) => endpoint.onCreated?.(client, created, plan, owner) ?? Promise.resolve(),
     });
     const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
     await Promise.all(created.itemIds.map((id) => runItem(context, operations, id, { attempts: 1, max_attempts: 1 })));

@@ -67,6 +67,7 @@ async function finishItem(
     } else {
       const failed = await sql.failItem(client, item.id, outcome.error);
       if (!failed) return;
+      await operation?.onFailed?.(client, executable(item), outcome.error);
       refund = failed.price;
       if (refund > 0) {
         await changeCredits(client, {

@@ -81,4 +81,6 @@ export interface Operation {
   execute: Executor;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
+  /** Runs inside the transaction that records the failure (the refund is already written). */
+  onFailed?: (db: Queryable, item: ExecutableItem, error: string) => Promise<void>;
 }

@@ -11,6 +11,8 @@ interface GenerateInput {
   steps: number;
   references: string[];
   lora: { url: string; type: string } | null;
+  /** Influencer images: 'pro' or 'smartphone'. */
+  camera_style?: string;
 }
 
 interface EditInput {
@@ -45,7 +47,9 @@ const generate: Executor = async (ctx, item) => {
     model: item.model ?? '',
     steps: req.steps,
     references,
-    variant: req.lora ? `lora:${req.lora.type}:${req.lora.url}` : undefined,
+    variant:
+      [req.lora ? `lora:${req.lora.type}:${req.lora.url}` : '', req.camera_style ?? ''].filter(Boolean).join('|') ||
+      undefined,
   });
 };
 

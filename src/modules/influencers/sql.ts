@@ -26,3 +26,55 @@ export async function selectInfluencersOfTeam(db: Queryable, teamId: string): Pr
   );
   return rows;
 }
+
+export async function insertInfluencer(
+  db: Queryable,
+  i: {
+    id: string;
+    teamId: string;
+    workspaceId: string | null;
+    name: string;
+    age: number;
+    imageUrls: string[];
+    faceImage: string;
+    bestFullImage: string;
+    analysis: unknown;
+    generationId: string;
+  },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `insert into influencers
+       (id, team_id, workspace_id, name, age, image_urls, face_image, best_full_image, analysis, generation_id)
+     values ($1::text, $2::text, $3::text, $4::text, $5::int, $6::jsonb, $7::text, $8::text, $9::jsonb, $10::text)
+     on conflict (team_id, name) do nothing`,
+    [
+      i.id,
+      i.teamId,
+      i.workspaceId,
+      i.name,
+      i.age,
+      JSON.stringify(i.imageUrls),
+      i.faceImage,
+      i.bestFullImage,
+      JSON.stringify(i.analysis),
+      i.generationId,
+    ],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Lower-cased names already used in the team. */
+export async function selectInfluencerNames(db: Queryable, teamId: string): Promise<Set<string>> {
+  const { rows } = await db.query<{ name: string }>(
+    'select lower(name) as name from influencers where team_id = $1::text',
+    [teamId],
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
+export async function setTrainingStatus(db: Queryable, id: string, status: 'completed' | 'failed'): Promise<void> {
+  await db.query(
+    `update influencers set training_status = $2::text where id = $1::text and training_status = 'training'`,
+    [id, status],
+  );
+}

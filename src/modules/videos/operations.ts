@@ -121,7 +121,7 @@ const reference: Executor = async (ctx, item) => {
   }
   const video =
     parts.length === 1 ? (parts[0] as (typeof parts)[number]) : await concatVideos(parts.map((p) => p.data));
-  return audio ? replaceAudio(video.data, audio) : video;
+  return audio ? replaceAudio(video.data, audio, { lipSync: false }) : video;
 };
 
 const talkingHead: Executor = async (ctx, item) => {

@@ -48,3 +48,40 @@ export async function selectVoicesOfTeam(
   );
   return rows;
 }
+
+export async function insertVoice(
+  db: Queryable,
+  v: {
+    id: string;
+    teamId: string;
+    workspaceId: string | null;
+    name: string;
+    description: string | null;
+    type: 'cloned' | 'designed';
+    audioUrl: string;
+    customVoiceId: string;
+    influencerId: string | null;
+    profile: unknown;
+    generationId: string;
+  },
+): Promise<void> {
+  await db.query(
+    `insert into voices (id, team_id, workspace_id, name, description, type, audio_url, custom_voice_id, influencer_id,
+       profile, generation_id)
+     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::jsonb, $11::text)
+     on conflict (id) do nothing`,
+    [
+      v.id,
+      v.teamId,
+      v.workspaceId,
+      v.name,
+      v.description,
+      v.type,
+      v.audioUrl,
+      v.customVoiceId,
+      v.influencerId,
+      JSON.stringify(v.profile),
+      v.generationId,
+    ],
+  );
+}
