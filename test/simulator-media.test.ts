@@ -398,6 +398,12 @@ describe('video transformations', () => {
     assert.ok(rms(shortPcm.samples, 20000, 30000) < 0.005);
     const [before0, after0] = await Promise.all([extractFrame(silentClip), extractFrame(loud.data)]);
     assert.ok((await difference(before0, after0)) < SAME_PICTURE, 'the frames are kept');
+    // Without lip sync only the sound changes: the frames are the very same.
+    const swapped = await replaceAudio(silentClip, await wav(sineTone(440, 3)), { lipSync: false });
+    const swappedProbe = await probeMedia(swapped.data);
+    assertVideo(swappedProbe, BASE.width, BASE.height, BASE.fps, 2);
+    assert.equal(swappedProbe.audioCodec, 'aac');
+    assert.equal(await difference(before0, await extractFrame(swapped.data)), 0);
     await assert.rejects(replaceAudio(silentClip, silentClip), (err) => assertProviderError(err));
   });
 

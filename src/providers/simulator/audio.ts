@@ -5,7 +5,8 @@
 // melodies. Songs with vocals get a voice-like line: a glottal-like tone through three vowel
 // formant resonators that follow the lyrics' vowels, higher for female than male vocals.
 // Everything is synthesized as Float32 PCM in JavaScript (table oscillators, per-note loops,
-// pre-rendered drum hits), so a 60 s track takes a few hundred milliseconds before encoding.
+// pre-rendered drum hits) in a few hundred milliseconds for a 60 s track; the master section
+// (delay, room, limiter) then streams slices to ffmpeg while it encodes the previous ones.
 import { ProviderError, type ProviderFile } from '../types.ts';
 import { F32_FORMAT, probeFile, Rng, readOutput, runFfmpeg, tempInput, withTempDir } from './ffmpeg.ts';
 
@@ -1340,12 +1341,14 @@ function masterChain(mix: Mix, genre: Genre, bpm: number, rng: Rng): (from: numb
   const total = left.length;
   let peak = 1e-9;
   for (let i = 0; i < total; i++) peak = Math.max(peak, Math.abs(left[i] as number), Math.abs(right[i] as number));
-  // Effects add a little level; the limiter catches what goes past the knee.
-  const gain = 0.8 / peak;
-  const knee = 0.85;
+  // Effects add a little level; a soft limiter bends what passes the knee toward a ceiling
+  // 1.4 dB below full scale (MP3 encoding overshoots peaks a little).
+  const gain = 0.68 / peak;
+  const knee = 0.7;
+  const ceiling = 0.85;
   const limit = (x: number) => {
     const a = Math.abs(x);
-    return a <= knee ? x : Math.sign(x) * (knee + (1 - knee) * Math.tanh((a - knee) / (1 - knee)));
+    return a <= knee ? x : Math.sign(x) * (knee + (ceiling - knee) * Math.tanh((a - knee) / (ceiling - knee)));
   };
   const fadeIn = Math.min(total, Math.round(0.01 * SAMPLE_RATE));
   const fadeOut = Math.min(total, Math.round(Math.min(3, total / SAMPLE_RATE / 10) * SAMPLE_RATE));

@@ -174,7 +174,7 @@ function startProcess(binary: string, args: string[], opts: RunOptions): MediaPr
     child.kill('SIGKILL');
   };
   const timer = setTimeout(
-    () => fail(new ProviderError(`${what} timed out after ${Math.round(timeoutMs / 1000)} s`, true)),
+    () => fail(new ProviderError(`${what} timed out after ${Number((timeoutMs / 1000).toFixed(1))} s`, true)),
     timeoutMs,
   );
   const onAbort = () => fail(new ProviderError(`${what} was cancelled`, false));

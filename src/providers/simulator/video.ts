@@ -759,7 +759,7 @@ export interface UpscaleOptions {
   targetFps?: number;
 }
 
-/** Upscales a video (Lanczos plus light sharpening), keeping its duration and audio; H.264 MP4. */
+/** Upscales a video (Lanczos), keeping its duration and audio; H.264 MP4. */
 export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise<ProviderFile> {
   return withTempDir(async (dir) => {
     const { path, probe } = await videoInput(dir, input, 'video');
@@ -791,7 +791,7 @@ export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise
       // Interpolate at the input size (cheaper), before scaling.
       filters.push(opts.targetFps > probe.fps ? `framerate=fps=${rateString(fps)}` : `fps=${rateString(fps)}`);
     }
-    filters.push(`scale=${width}:${height}:flags=lanczos`, 'unsharp=5:5:0.5:5:5:0', 'setsar=1');
+    filters.push(`scale=${width}:${height}:flags=lanczos`, 'setsar=1');
     const output = `${dir}/output.mp4`;
     const frames = Math.ceil(probe.duration * fps);
     const audio = probe.hasAudio
@@ -1031,13 +1031,6 @@ export async function transferMotion(reference: Buffer, image: Buffer, opts: Mot
     const frameCount = maps.length;
     if (frameCount === 0) throw new ProviderError('reference video has no frames', false);
     const peak = Math.max(1e-6, ...centroids.map((c) => c.energy));
-    const upsampled: Yuv = {
-      width: aw,
-      height: ah,
-      y: new Uint8Array(aw * ah),
-      u: new Uint8Array(0),
-      v: new Uint8Array(0),
-    };
     const motionPlane = new Uint8ClampedArray(work.width * work.height);
 
     async function* frames(): AsyncGenerator<Buffer> {
@@ -1054,8 +1047,8 @@ export async function transferMotion(reference: Buffer, image: Buffer, opts: Mot
         const frame = newFrame(work.width, work.height);
         drawLayer(frame, picture, { zoom: 1.1 + 0.08 * energy, cx, cy }, 1);
         // The reference's moving outlines, brightened onto the character.
-        upsampled.y = maps[i] ?? upsampled.y;
-        drawPlane(motionPlane, work.width, work.height, upsampled.y, aw, ah, IDENTITY, 1, 1, 0);
+        const map = maps[i];
+        if (map) drawPlane(motionPlane, work.width, work.height, map, aw, ah, IDENTITY, 1, 1, 0);
         for (let p = 0; p < motionPlane.length; p++) {
           const m = motionPlane[p] as number;
           if (m > 8) frame.y[p] = (frame.y[p] as number) + m * 0.35;
