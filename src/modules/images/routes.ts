@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS, type ImageModel } from '../../catalog/models.ts';
+import { DEFAULT_LORA_TYPE, type ImageModel } from '../../catalog/models.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
-import { INFLUENCER_IMAGE_CREDITS, INFLUENCER_MODEL } from '../influencers/routes.ts';
+import { INFLUENCER_IMAGE_CREDITS, planInfluencerImages } from '../influencers/image-plan.ts';
 import { requireReadyInfluencer } from '../influencers/service.ts';
 import {
   FaceGenerateBody,
@@ -48,7 +48,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     response: ImageGenerateResponse,
     errors: [403, 404],
     async plan({ catalog, pool }, body, teamId): Promise<GenerationPlan> {
-      if (body.influencer_id !== undefined) return planInfluencerImages(pool, body, teamId);
+      if (body.influencer_id !== undefined) return planInfluencerRequest(pool, body, teamId);
       const modelId = body.model ?? catalog.defaults.image.id;
       const model = catalog.find('image', modelId);
       if (!model) throw modelNotFound('image', modelId, catalog.image);
@@ -241,47 +241,25 @@ export default async function imageRoutes(app: App): Promise<void> {
   });
 }
 
-/**
- * images/generate with influencer_id: the in-house influencer model renders the influencer (ready,
- * 404 otherwise) from its face image plus any reference images, at the influencer image price.
- */
-async function planInfluencerImages(
+/** images/generate with influencer_id: the influencer (ready, 404 otherwise) replaces the model. */
+async function planInfluencerRequest(
   pool: Queryable,
   body: Static<typeof ImageGenerateBody>,
   teamId: string,
 ): Promise<GenerationPlan> {
   const influencer = await requireReadyInfluencer(pool, teamId, body.influencer_id as string);
   const references = body.images ?? (body.init_image ? [body.init_image] : []);
-  const aspectRatio = body.settings?.aspect_ratio ?? '1:1';
-  if (!(IMAGE_ASPECT_RATIOS as readonly string[]).includes(aspectRatio)) {
-    throw invalidField('settings.aspect_ratio', `must be one of: ${IMAGE_ASPECT_RATIOS.join(', ')}`);
-  }
-  if (body.lora_type !== undefined && body.lora_url === undefined) throw invalidField('lora_type', 'needs lora_url');
-  const lora = body.lora_url ? { url: body.lora_url, type: body.lora_type ?? DEFAULT_LORA_TYPE } : null;
-  return {
-    operation: 'image.generate',
-    model: INFLUENCER_MODEL,
-    input: {
-      prompt: body.prompt,
-      negative_prompt: body.negative_prompt ?? null,
-      aspect_ratio: aspectRatio,
-      steps: body.settings?.num_inference_steps ?? DEFAULT_STEPS,
-      references: [influencer.face_image, ...references],
-      lora,
-      influencer_id: influencer.id,
-    },
-    items: Array.from({ length: body.batch ?? 1 }, (_, position) => ({
-      type: 'image' as const,
-      price: lora ? INFLUENCER_IMAGE_CREDITS.lora : INFLUENCER_IMAGE_CREDITS.standard,
-      input: { seed: position },
-    })),
-    estimatedSeconds: 15,
-    webhookUrl: body.webhook ?? null,
-    urls: [
-      ...references.map((url, i) => ({ field: body.images ? `images[${i}]` : 'init_image', url })),
-      ...(lora ? [{ field: 'lora_url', url: lora.url }] : []),
-    ],
-  };
+  return planInfluencerImages(influencer, {
+    prompt: body.prompt,
+    negativePrompt: body.negative_prompt,
+    aspectRatio: body.settings?.aspect_ratio,
+    steps: body.settings?.num_inference_steps,
+    references: references.map((url, i) => ({ field: body.images ? `images[${i}]` : 'init_image', url })),
+    loraUrl: body.lora_url,
+    loraType: body.lora_type,
+    batch: body.batch,
+    webhook: body.webhook,
+  });
 }
 
 function hashSeed(text: string): number {

@@ -12,6 +12,7 @@ import { errorResponses } from '../../lib/schemas.ts';
 import { AcceptedWithCredits } from '../videos/schemas.ts';
 import { selectLatestVoiceOfInfluencer } from '../voices/sql.ts';
 import { analyseImage, bestFullBody, generateName, type ImageAnalysis } from './analysis.ts';
+import { INFLUENCER_IMAGE_CREDITS, INFLUENCER_MODEL, planInfluencerImages } from './image-plan.ts';
 import {
   CreateInfluencerBody,
   CreateInfluencerResponse,
@@ -24,12 +25,8 @@ import { requireReadyInfluencer } from './service.ts';
 import { type InfluencerRow, insertInfluencer, selectInfluencerNames, selectInfluencersOfTeam } from './sql.ts';
 
 export const INFLUENCER_CREATION_CREDITS = 250;
-/** Images of an influencer: credits per image (the LoRA flow costs more). */
-export const INFLUENCER_IMAGE_CREDITS = { standard: 8, lora: 12 } as const;
 /** Influencer videos: credits per second. */
 export const INFLUENCER_VIDEO_CREDITS_PER_SECOND = 30;
-/** The in-house model behind influencer images. */
-export const INFLUENCER_MODEL = 'influencer-v1';
 
 const tags = ['Influencers'];
 
@@ -180,42 +177,21 @@ export default async function influencerRoutes(app: App): Promise<void> {
     errors: [403, 404],
     async plan(deps, body, teamId): Promise<GenerationPlan> {
       const influencer = await requireReadyInfluencer(deps.pool, teamId, body.influencer_id);
-      const aspect = body.settings?.aspect_ratio ?? '1:1';
-      if (!(IMAGE_ASPECT_RATIOS as readonly string[]).includes(aspect)) {
-        throw invalidField('settings.aspect_ratio', `must be one of: ${IMAGE_ASPECT_RATIOS.join(', ')}`);
-      }
-      if (body.lora_type && !body.lora_url) throw invalidField('lora_type', 'needs lora_url');
-      const lora = body.lora_url ? { url: body.lora_url, type: body.lora_type ?? DEFAULT_LORA_TYPE } : null;
       const refs = (['outfit_image', 'location_image', 'reference_pose_image', 'product_image'] as const).filter(
         (f) => body[f] !== undefined,
       );
-      const price = lora ? INFLUENCER_IMAGE_CREDITS.lora : INFLUENCER_IMAGE_CREDITS.standard;
-      return {
-        operation: 'image.generate',
-        model: INFLUENCER_MODEL,
-        input: {
-          prompt:
-            body.prompt ??
-            `${influencer.name}, ${body.camera_style === 'smartphone' ? 'smartphone snapshot' : 'professional photo'}`,
-          negative_prompt: null,
-          aspect_ratio: aspect,
-          steps: 28,
-          references: [influencer.face_image, ...refs.map((f) => body[f] as string)],
-          lora,
-          camera_style: body.camera_style ?? 'pro',
-          influencer_id: influencer.id,
-        },
-        items: Array.from({ length: body.batch ?? 1 }, (_, position) => ({
-          type: 'image' as const,
-          price,
-          input: { seed: position },
-        })),
-        estimatedSeconds: 15,
-        urls: [
-          ...refs.map((f) => ({ field: f, url: body[f] as string })),
-          ...(lora ? [{ field: 'lora_url', url: lora.url }] : []),
-        ],
-      };
+      const camera = body.camera_style ?? 'pro';
+      return planInfluencerImages(influencer, {
+        prompt:
+          body.prompt ??
+          `${influencer.name}, ${camera === 'smartphone' ? 'smartphone snapshot' : 'professional photo'}`,
+        aspectRatio: body.settings?.aspect_ratio,
+        references: refs.map((f) => ({ field: f, url: body[f] as string })),
+        loraUrl: body.lora_url,
+        loraType: body.lora_type,
+        batch: body.batch,
+        cameraStyle: camera,
+      });
     },
     respond: (created) => ({
       generation_id: created.id,

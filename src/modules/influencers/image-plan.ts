@@ -1,0 +1,58 @@
+import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS } from '../../catalog/models.ts';
+import type { GenerationPlan } from '../../engine/types.ts';
+import { invalidField } from '../../lib/errors.ts';
+import type { InfluencerRow } from './sql.ts';
+
+/** Images of an influencer: credits per image (the LoRA flow costs more). */
+export const INFLUENCER_IMAGE_CREDITS = { standard: 8, lora: 12 } as const;
+/** The in-house model behind influencer images and videos. */
+export const INFLUENCER_MODEL = 'influencer-v1';
+
+export interface InfluencerImageRequest {
+  prompt: string;
+  negativePrompt?: string;
+  aspectRatio?: string;
+  steps?: number;
+  /** Reference images besides the face, each with the request field it came from. */
+  references: Array<{ field: string; url: string }>;
+  loraUrl?: string;
+  loraType?: string;
+  batch?: number;
+  cameraStyle?: string;
+  webhook?: string;
+}
+
+/**
+ * The plan of images of a ready influencer (influencers/generate, and images/generate with
+ * influencer_id): the in-house model renders the face image composed with the references.
+ */
+export function planInfluencerImages(influencer: InfluencerRow, r: InfluencerImageRequest): GenerationPlan {
+  const aspectRatio = r.aspectRatio ?? '1:1';
+  if (!(IMAGE_ASPECT_RATIOS as readonly string[]).includes(aspectRatio)) {
+    throw invalidField('settings.aspect_ratio', `must be one of: ${IMAGE_ASPECT_RATIOS.join(', ')}`);
+  }
+  if (r.loraType !== undefined && r.loraUrl === undefined) throw invalidField('lora_type', 'needs lora_url');
+  const lora = r.loraUrl ? { url: r.loraUrl, type: r.loraType ?? DEFAULT_LORA_TYPE } : null;
+  return {
+    operation: 'image.generate',
+    model: INFLUENCER_MODEL,
+    input: {
+      prompt: r.prompt,
+      negative_prompt: r.negativePrompt ?? null,
+      aspect_ratio: aspectRatio,
+      steps: r.steps ?? 28,
+      references: [influencer.face_image, ...r.references.map((ref) => ref.url)],
+      lora,
+      camera_style: r.cameraStyle ?? null,
+      influencer_id: influencer.id,
+    },
+    items: Array.from({ length: r.batch ?? 1 }, (_, position) => ({
+      type: 'image' as const,
+      price: lora ? INFLUENCER_IMAGE_CREDITS.lora : INFLUENCER_IMAGE_CREDITS.standard,
+      input: { seed: position },
+    })),
+    estimatedSeconds: 15,
+    webhookUrl: r.webhook ?? null,
+    urls: [...r.references, ...(lora ? [{ field: 'lora_url', url: lora.url }] : [])],
+  };
+}
