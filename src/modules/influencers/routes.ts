@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS } from '../../catalog/models.ts';
+import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { createMediaFetcher } from '../../engine/urls.ts';
