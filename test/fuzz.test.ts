@@ -41,7 +41,7 @@ describe('wrong input never produces a 5xx', () => {
     assert.ok(posts.length >= 20, `only ${posts.length} POST routes`);
     let requests = 0;
     for (const route of posts) {
-      const path = concretePath(route.url).replace('/videos/model-', '/videos/');
+      const path = concretePath(route.url);
       const openApiPath = route.url.replace(/:([A-Za-z_]+)/g, '{$1}');
       const schema = doc.paths[openApiPath]?.post?.requestBody?.content?.['application/json']?.schema ?? {};
       const bodies: unknown[] = [{}, [], 'text', 42, null];
