@@ -17,7 +17,14 @@ export type IdPrefix =
   | 'whd'
   | 'req'
   | 'sb'
+  | 'scene'
+  | 'shot'
+  | 'frame'
+  | 'outf'
+  | 'loc'
+  | 'elem'
   | 'dp'
+  | 'dpm'
   | 'chk';
 
 /**
