@@ -5,27 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-
-interface StatusRecord {
-  generation_id: string;
-  status: string;
-  result_urls: string[];
-  credits_used: number;
-  items: Array<{ id: string; status: string }>;
-}
-
-async function waitForGeneration(server: TestServer, key: string, id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await call<StatusRecord>(server, 'GET', `/api/v1/generations/${id}/status`, { token: key });
-    if (r.body.status === 'completed' || r.body.status === 'failed') return r.body;
-    if (Date.now() > deadline) throw new Error(`generation ${id} still ${r.body.status}`);
-    await sleep(50);
-  }
-}
-
-const balanceOf = async (server: TestServer, key: string) =>
-  (await call<number>(server, 'GET', '/api/v1/billing/credits', { token: key })).body;
+import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
 interface Received {
   path: string;

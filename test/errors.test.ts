@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-
-interface ErrorReply {
-  error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
-}
+import type { ErrorReply } from './media-helpers.ts';
 
 function assertErrorShape(body: unknown, code: string): asserts body is ErrorReply {
   const e = (body as ErrorReply).error;

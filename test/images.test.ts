@@ -3,41 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-
-interface StatusRecord {
-  generation_id: string;
-  status: string;
-  result_urls: string[];
-  credits_used: number;
-  total_items: number;
-  completed_items: number;
-  failed_items: number;
-  items: Array<{
-    id: string;
-    type: string;
-    status: string;
-    url: string | null;
-    created_at: string;
-    updated_at: string;
-  }>;
-}
-
-interface ErrorReply {
-  error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
-}
-
-/** Polls the status endpoint until the generation is terminal. */
-export async function waitForGeneration(server: TestServer, key: string, id: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await call<StatusRecord>(server, 'GET', `/api/v1/generations/${id}/status`, { token: key });
-    assert.equal(r.status, 200, r.text);
-    if (r.body.status === 'completed' || r.body.status === 'failed') return r.body;
-    if (Date.now() > deadline) throw new Error(`generation ${id} still ${r.body.status}`);
-    await sleep(50);
-  }
-}
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, type ErrorReply, type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
 async function fetchImage(url: string) {
   const r = await fetch(url);
@@ -48,9 +15,6 @@ async function fetchImage(url: string) {
   const meta = await sharp(bytes).metadata();
   return { bytes, meta };
 }
-
-const balanceOf = async (server: TestServer, key: string) =>
-  (await call<number>(server, 'GET', '/api/v1/billing/credits', { token: key })).body;
 
 describe('image generation', () => {
   let server: TestServer;

@@ -10,7 +10,14 @@ export interface StatusRecord {
   total_items: number;
   completed_items: number;
   failed_items: number;
-  items: Array<{ id: string; type: string; status: string; url: string | null }>;
+  items: Array<{
+    id: string;
+    type: string;
+    status: string;
+    url: string | null;
+    created_at: string;
+    updated_at: string;
+  }>;
 }
 
 export interface ErrorReply {

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import { dimensionsFor, type ImageRenderRequest, renderImage } from '../src/providers/simulator/images.ts';
 import { ProviderError } from '../src/providers/types.ts';
+import { difference, thumb } from './pixel-helpers.ts';
 
 const BASE: ImageRenderRequest = {
   prompt: 'a lighthouse on a cliff above crashing waves',
@@ -19,19 +20,6 @@ const VISIBLY_DIFFERENT = 12;
 
 async function render(overrides: Partial<ImageRenderRequest> = {}): Promise<Buffer> {
   return (await renderImage({ ...BASE, ...overrides })).data;
-}
-
-/** A 64x64 RGB thumbnail, the basis of every pixel comparison. */
-async function thumb(png: Buffer): Promise<Buffer> {
-  return sharp(png).resize(64, 64, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-}
-
-async function difference(a: Buffer, b: Buffer): Promise<number> {
-  const [ta, tb] = await Promise.all([thumb(a), thumb(b)]);
-  assert.equal(ta.length, tb.length);
-  let sum = 0;
-  for (let i = 0; i < ta.length; i++) sum += Math.abs((ta[i] ?? 0) - (tb[i] ?? 0));
-  return sum / ta.length;
 }
 
 async function channelMeans(png: Buffer): Promise<{ r: number; g: number; b: number }> {

@@ -32,6 +32,7 @@ import {
   videoDimensions,
 } from '../src/providers/simulator/video.ts';
 import { ProviderError } from '../src/providers/types.ts';
+import { difference } from './pixel-helpers.ts';
 
 const BASE: VideoRenderRequest = {
   prompt: 'a lighthouse on a cliff above crashing waves at sunset',
@@ -49,19 +50,6 @@ const SAME_PICTURE = 6;
 
 // ---------------------------------------------------------------------------------------
 // Helpers: pictures, sounds and their comparison.
-
-/** A 64x64 RGB thumbnail, the basis of every pixel comparison. */
-async function thumb(image: Buffer): Promise<Buffer> {
-  return sharp(image).resize(64, 64, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-}
-
-async function difference(a: Buffer, b: Buffer): Promise<number> {
-  const [ta, tb] = await Promise.all([thumb(a), thumb(b)]);
-  assert.equal(ta.length, tb.length);
-  let sum = 0;
-  for (let i = 0; i < ta.length; i++) sum += Math.abs((ta[i] ?? 0) - (tb[i] ?? 0));
-  return sum / ta.length;
-}
 
 /** `image` cover-cropped to width x height, as the renderer is documented to do. */
 async function cover(image: Buffer, width: number, height: number): Promise<Buffer> {

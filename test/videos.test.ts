@@ -4,15 +4,7 @@ import sharp from 'sharp';
 import { extractFrame } from '../src/providers/simulator/ffmpeg.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, expectError, fetchAndProbe, generateAndWait } from './media-helpers.ts';
-
-const meanDiff = async (a: Buffer, b: Buffer) => {
-  const [x, y] = await Promise.all(
-    [a, b].map((img) => sharp(img).resize(64, 64, { fit: 'fill' }).removeAlpha().raw().toBuffer()),
-  );
-  let sum = 0;
-  for (let i = 0; i < (x?.length ?? 0); i++) sum += Math.abs((x?.[i] ?? 0) - (y?.[i] ?? 0));
-  return sum / (x?.length ?? 1);
-};
+import { difference } from './pixel-helpers.ts';
 
 describe('videos', () => {
   let server: TestServer;
@@ -120,8 +112,8 @@ describe('videos', () => {
     const other = await sharp({ create: { width: 64, height: 36, channels: 3, background: '#204080' } })
       .png()
       .toBuffer();
-    const close = await meanDiff(frame, source);
-    assert.ok(close < 25 && close < (await meanDiff(frame, other)), `first frame differs from the image by ${close}`);
+    const close = await difference(frame, source);
+    assert.ok(close < 25 && close < (await difference(frame, other)), `first frame differs from the image by ${close}`);
   });
 
   test('model, ratio and duration rules name the allowed values and charge nothing', async () => {

@@ -8,7 +8,8 @@
 // pre-rendered drum hits) in a few hundred milliseconds for a 60 s track; the master section
 // (delay, room, limiter) then streams slices to ffmpeg while it encodes the previous ones.
 import { ProviderError, type ProviderFile } from '../types.ts';
-import { F32_FORMAT, probeFile, Rng, readOutput, runFfmpeg, tempInput, withTempDir } from './ffmpeg.ts';
+import { F32_FORMAT, probeFile, readOutput, runFfmpeg, tempInput, withTempDir } from './ffmpeg.ts';
+import { Rng } from './random.ts';
 
 /** Interleaved float PCM (-1..1). */
 export interface Pcm {

@@ -5,9 +5,9 @@
 // consistent drawing style. Pictures are painted in JavaScript at a small working size
 // (its long side grows with `steps`) and scaled up by libvips with a smooth kernel, which
 // keeps a 1024x1024 render in the tens of milliseconds and needs no fonts.
-import { createHash } from 'node:crypto';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import { ProviderError, type ProviderFile } from '../types.ts';
+import { Rng, sha256 } from './random.ts';
 
 export interface ImageRenderRequest {
   prompt: string;
@@ -35,58 +35,7 @@ const RENDER_VERSION = 'sim-image-v1';
 const PNG_OPTIONS = { compressionLevel: 3, adaptiveFiltering: false } as const;
 
 // ---------------------------------------------------------------------------------------
-// Determinism: hashing and a seeded PRNG.
-
-function sha256(data: string | Buffer): Buffer {
-  return createHash('sha256').update(data).digest();
-}
-
-/** sfc32 seeded from 16 bytes of a digest: a small, fast, well-mixed 32-bit generator. */
-class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(digest: Buffer) {
-    this.a = digest.readUInt32LE(0);
-    this.b = digest.readUInt32LE(4);
-    this.c = digest.readUInt32LE(8);
-    this.d = digest.readUInt32LE(12) | 1;
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  range(min: number, max: number): number {
-    return min + (max - min) * this.next();
-  }
-
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-
-  /** Index into `weights`, chosen with probability proportional to each weight. */
-  weighted(weights: readonly number[]): number {
-    let total = 0;
-    for (const w of weights) total += w;
-    let r = this.next() * total;
-    for (let i = 0; i < weights.length; i++) {
-      r -= weights[i] ?? 0;
-      if (r < 0) return i;
-    }
-    return weights.length - 1;
-  }
-}
+// Determinism: per-word hues (hashing and the seeded PRNG are in random.ts).
 
 /** 32-bit FNV-1a, for stable per-word hues. */
 function fnv1a(text: string): number {

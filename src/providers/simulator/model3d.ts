@@ -10,10 +10,10 @@
 // throughout: for 'quad' topology every quad is written as two consecutive triangles that
 // share its diagonal (faces = quads = triangles / 2), for 'triangle' topology the same
 // triangles are the faces. Symmetry mirrors the displacement across the X = 0 plane.
-import { createHash } from 'node:crypto';
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { ProviderError, type ProviderFile } from '../types.ts';
+import { Rng, sha256 } from './random.ts';
 
 export interface GlbRenderRequest {
   prompt: string;
@@ -39,46 +39,7 @@ const MIN_FACES = 100;
 const MAX_FACES = 300_000;
 
 // ---------------------------------------------------------------------------------------
-// Determinism: hashing, a seeded PRNG and seeded gradient noise.
-
-function sha256(data: string | Buffer): Buffer {
-  return createHash('sha256').update(data).digest();
-}
-
-/** sfc32 seeded from a digest. */
-class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(digest: Buffer) {
-    this.a = digest.readUInt32LE(0);
-    this.b = digest.readUInt32LE(4);
-    this.c = digest.readUInt32LE(8);
-    this.d = digest.readUInt32LE(12) | 1;
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  next(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  range(min: number, max: number): number {
-    return min + (max - min) * this.next();
-  }
-
-  /** 1 ± spread, uniformly. */
-  jitter(spread: number): number {
-    return 1 + (this.next() * 2 - 1) * spread;
-  }
-}
+// Determinism: seeded gradient noise (hashing and the PRNG are in random.ts).
 
 /** Improved Perlin noise with a seeded permutation; values roughly in -1..1. */
 class Noise {

@@ -14,11 +14,11 @@
 //  - every run allocates its static data again, and after some dozens of runs the heap
 //    overflows into a fatal, uncatchable V8 error.
 // Long texts are spoken sentence by sentence, yielding to the event loop in between.
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ProviderError, type ProviderFile } from '../types.ts';
 import { decodeAudio, encodeAudio } from './audio.ts';
+import { sha256 } from './random.ts';
 
 // ---------------------------------------------------------------------------------------
 // Public types and catalogues.
@@ -221,10 +221,6 @@ export interface SpeechOptions {
 
 // ---------------------------------------------------------------------------------------
 // Determinism helpers.
-
-function sha256(data: string): Buffer {
-  return createHash('sha256').update(data).digest();
-}
 
 /** mulberry32: a tiny seeded generator, enough for noise and jitter. */
 function mulberry32(seed: number): () => number {

@@ -12,8 +12,8 @@
 //    PRNG seeded by SHA-256 of (prompt, system prompt, model, temperature, seed).
 //  - Token counts are real, from gpt-tokenizer's o200k_base encoding (GPT-4o and later).
 //    The answer is cut at `maxTokens` completion tokens (finishReason 'length').
-import { createHash } from 'node:crypto';
 import { decode, encode, countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { sha256 } from './random.ts';
 
 export interface TextGenerationRequest {
   prompt: string;
@@ -60,7 +60,7 @@ export function countPromptTokens(prompt: string, systemPrompt?: string): number
 
 /** mulberry32 from 4 bytes of a digest. */
 function makeRng(key: string): () => number {
-  let a = createHash('sha256').update(key).digest().readUInt32LE(0);
+  let a = sha256(key).readUInt32LE(0);
   return () => {
     a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);

@@ -14,17 +14,16 @@ import {
   H264_OUTPUT_ARGS,
   type ProbeResult,
   probeFile,
-  Rng,
   rateString,
   readFrames,
   readOutput,
   runFfmpeg,
-  sha256,
   spawnFfmpeg,
   tempInput,
   withTempDir,
 } from './ffmpeg.ts';
 import { renderImage } from './images.ts';
+import { Rng, sha256 } from './random.ts';
 
 /** Bumped whenever the rendering changes, so old and new outputs never share a key by accident. */
 const RENDER_VERSION = 'sim-video-v1';
