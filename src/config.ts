@@ -32,7 +32,26 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
+  PAYMENT_PROVIDER: Type.Enum(['builtin', 'stripe', 'lemonsqueezy'], { default: 'builtin' }),
+  STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_API_BASE: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.stripe.com' }),
+  LEMONSQUEEZY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  LEMONSQUEEZY_STORE_ID: Type.Optional(Type.String({ minLength: 1 })),
+  LEMONSQUEEZY_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  LEMONSQUEEZY_API_BASE: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.lemonsqueezy.com' }),
+  LEMONSQUEEZY_VARIANT_IDS: Type.Optional(Type.String({ pattern: '^[^=,\\s]+=[^=,\\s]+(,[^=,\\s]+=[^=,\\s]+)*$' })),
 });
+
+/** Which payment provider turns POST /api/v1/billing/top-up into a checkout. */
+export type PaymentProviderName = 'builtin' | 'stripe' | 'lemonsqueezy';
+
+// The settings each provider cannot run without (checked at start when that provider is chosen).
+const PAYMENT_REQUIRED: Record<PaymentProviderName, string[]> = {
+  builtin: [],
+  stripe: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+  lemonsqueezy: ['LEMONSQUEEZY_API_KEY', 'LEMONSQUEEZY_STORE_ID', 'LEMONSQUEEZY_WEBHOOK_SECRET'],
+};
 
 export type Role = Static<typeof Role>;
 
@@ -74,6 +93,25 @@ export interface Config {
   /** A worker whose heartbeat is older than this is dead and its jobs are released. */
   workerDeadAfterMs: number;
   itemMaxAttempts: number;
+  payments: {
+    /** Who takes the money; `builtin` is a test checkout that credits without charging anyone. */
+    provider: PaymentProviderName;
+    stripe: {
+      secretKey: string | undefined;
+      /** Verifies POST /webhooks/stripe; when unset that route answers 404. */
+      webhookSecret: string | undefined;
+      apiBase: string;
+    };
+    lemonSqueezy: {
+      apiKey: string | undefined;
+      storeId: string | undefined;
+      /** Verifies POST /webhooks/lemonsqueezy; when unset that route answers 404. */
+      webhookSecret: string | undefined;
+      apiBase: string;
+      /** Catalog variant id -> Lemon Squeezy variant id; a variant not listed is sent under its own id. */
+      variantIds: Record<string, string>;
+    };
+  };
 }
 
 /** Parses and validates the environment once; a bad value stops the start with a clear message. */
@@ -94,6 +132,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = converted as Static<typeof EnvSchema>;
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new Error('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
+  const paymentProvider = e.PAYMENT_PROVIDER as PaymentProviderName;
+  const missing = PAYMENT_REQUIRED[paymentProvider].filter(
+    (name) => (e as Record<string, unknown>)[name] === undefined,
+  );
+  if (missing.length > 0)
+    throw new Error(
+      `Invalid configuration:\n  ${missing.map((name) => `${name} is required when PAYMENT_PROVIDER=${paymentProvider}`).join('\n  ')}`,
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -126,5 +172,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),
     workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS,
     itemMaxAttempts: e.ITEM_MAX_ATTEMPTS,
+    payments: {
+      provider: paymentProvider,
+      stripe: {
+        secretKey: e.STRIPE_SECRET_KEY,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+        apiBase: e.STRIPE_API_BASE.replace(/\/+$/, ''),
+      },
+      lemonSqueezy: {
+        apiKey: e.LEMONSQUEEZY_API_KEY,
+        storeId: e.LEMONSQUEEZY_STORE_ID,
+        webhookSecret: e.LEMONSQUEEZY_WEBHOOK_SECRET,
+        apiBase: e.LEMONSQUEEZY_API_BASE.replace(/\/+$/, ''),
+        variantIds: Object.fromEntries(
+          (e.LEMONSQUEEZY_VARIANT_IDS ?? '')
+            .split(',')
+            .filter((pair) => pair !== '')
+            .map((pair) => pair.split('=') as [string, string]),
+        ),
+      },
+    },
   };
 }
