@@ -1,9 +1,9 @@
 import type { App, Deps } from '../../app-types.ts';
-import { defaultOf } from '../../catalog/media-models.ts';
+import { defaultOf, type Upscaler } from '../../catalog/media-models.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import { selectStatus } from '../../engine/sql.ts';
-import type { GenerationPlan } from '../../engine/types.ts';
+import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
@@ -36,6 +36,31 @@ export const MOTION_CONTROL_CREDITS_PER_SECOND = 14;
 export const LORA_VIDEO_CREDITS_PER_SECOND = { '480p': 6, '580p': 8, '720p': 12 } as const;
 
 const credits = (perSecond: number, seconds: number) => Math.max(1, Math.ceil(perSecond * seconds));
+
+/** The answer of the asynchronous video endpoints that report no price. */
+const accepted = (created: CreatedGeneration) => ({
+  generation_id: created.id,
+  status: created.status,
+  estimated_time: created.estimatedSeconds,
+});
+
+/** An upscaler's credits per second at the tier of an output height (its top tier beyond). */
+function tierCreditsPerSecond(model: Upscaler, outputHeight: number): number {
+  const tiers = model.credits_per_second_by_tier;
+  return tiers[outputTier(outputHeight)] ?? Math.max(...Object.values(tiers));
+}
+
+/** The plan of every upscale request: the three endpoints differ in sizing and price only. */
+function upscalePlan(model: Upscaler, videoUrl: string, input: Record<string, unknown>, price: number): GenerationPlan {
+  return {
+    operation: 'video.upscale',
+    model: model.id,
+    input: { video_url: videoUrl, ...input },
+    items: [{ type: 'video', price }],
+    estimatedSeconds: model.estimated_seconds,
+    urls: [{ field: 'video_url', url: videoUrl }],
+  };
+}
 
 function findModel<T extends { id: string }>(list: T[], id: string | undefined, kind: string): T {
   const model = id === undefined ? defaultOf(list as Array<T & { default?: boolean }>) : list.find((m) => m.id === id);
@@ -241,11 +266,7 @@ export default async function videoRoutes(app: App): Promise<void> {
         ],
       };
     },
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-    }),
+    respond: accepted,
   });
 
   defineGenerationEndpoint(app, {
@@ -371,11 +392,7 @@ export default async function videoRoutes(app: App): Promise<void> {
         urls: urlFields,
       };
     },
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-    }),
+    respond: accepted,
   });
 
   defineGenerationEndpoint(app, {
@@ -501,11 +518,7 @@ export default async function videoRoutes(app: App): Promise<void> {
         ],
       };
     },
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-    }),
+    respond: accepted,
   });
 
   defineGenerationEndpoint(app, {
@@ -555,15 +568,12 @@ export default async function videoRoutes(app: App): Promise<void> {
       }
       const factor = body.upscale_factor ?? 2;
       const probe = await probeUserMedia(deps, 'video_url', body.video_url, 'video');
-      const tier = outputTier((probe.height ?? 720) * factor);
-      const perSecond =
-        model.credits_per_second_by_tier[tier] ?? Math.max(...Object.values(model.credits_per_second_by_tier));
+      const perSecond = tierCreditsPerSecond(model, (probe.height ?? 720) * factor);
       const price = credits(perSecond * (body.target_fps ? 2 : 1), probe.durationSeconds);
-      return {
-        operation: 'video.upscale',
-        model: model.id,
-        input: {
-          video_url: body.video_url,
+      return upscalePlan(
+        model,
+        body.video_url,
+        {
           factor,
           target_fps: body.target_fps ?? null,
           video_model: videoModel,
@@ -578,16 +588,10 @@ export default async function videoRoutes(app: App): Promise<void> {
             softness: body.softness,
           },
         },
-        items: [{ type: 'video', price }],
-        estimatedSeconds: model.estimated_seconds,
-        urls: [{ field: 'video_url', url: body.video_url }],
-      };
+        price,
+      );
     },
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-    }),
+    respond: accepted,
   });
 
   /** The two deprecated upscaler-named endpoints share the 'factor' / 'target' sizing. */
@@ -622,32 +626,20 @@ export default async function videoRoutes(app: App): Promise<void> {
       const model = findModel(deps.media.upscalers, 'seedvr2', 'upscaler');
       const size = await targetSize(deps, body);
       const megapixels = (size.outWidth * size.outHeight) / 1_000_000;
-      return {
-        operation: 'video.upscale',
-        model: model.id,
-        input: {
-          video_url: body.video_url,
+      return upscalePlan(
+        model,
+        body.video_url,
+        {
           factor: size.factor,
           target_fps: null,
           video_model: null,
           output_quality: body.output_quality ?? 'high',
           deprecated: true,
         },
-        items: [
-          {
-            type: 'video',
-            price: credits(model.credits_per_output_megapixel * megapixels, size.probe.durationSeconds),
-          },
-        ],
-        estimatedSeconds: model.estimated_seconds,
-        urls: [{ field: 'video_url', url: body.video_url }],
-      };
+        credits(model.credits_per_output_megapixel * megapixels, size.probe.durationSeconds),
+      );
     },
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-    }),
+    respond: accepted,
   });
 
   defineGenerationEndpoint(app, {
@@ -662,14 +654,11 @@ export default async function videoRoutes(app: App): Promise<void> {
     async plan(deps, body): Promise<GenerationPlan> {
       const model = findModel(deps.media.upscalers, 'topaz', 'upscaler');
       const size = await targetSize(deps, body);
-      const tier = outputTier(size.outHeight);
-      const perSecond =
-        model.credits_per_second_by_tier[tier] ?? Math.max(...Object.values(model.credits_per_second_by_tier));
-      return {
-        operation: 'video.upscale',
-        model: model.id,
-        input: {
-          video_url: body.video_url,
+      const perSecond = tierCreditsPerSecond(model, size.outHeight);
+      return upscalePlan(
+        model,
+        body.video_url,
+        {
           factor: size.factor,
           target_fps: body.target_fps ?? null,
           video_model: model.default_video_model ?? null,
@@ -677,16 +666,10 @@ export default async function videoRoutes(app: App): Promise<void> {
           h264_output: body.h264_output ?? null,
           deprecated: true,
         },
-        items: [{ type: 'video', price: credits(perSecond * (body.target_fps ? 2 : 1), size.probe.durationSeconds) }],
-        estimatedSeconds: model.estimated_seconds,
-        urls: [{ field: 'video_url', url: body.video_url }],
-      };
+        credits(perSecond * (body.target_fps ? 2 : 1), size.probe.durationSeconds),
+      );
     },
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-    }),
+    respond: accepted,
   });
 
   defineGenerationEndpoint(app, {
