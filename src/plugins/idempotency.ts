@@ -12,8 +12,9 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /**
  * `Idempotency-Key` on every POST of the public API: the same key with the same body within
  * 24 h replays the first response (without doing the work again), another body is a 422 and a
- * key still in flight a 409. Work that has its own transaction stores the response inside it
- * (see the engine); for the rest the response is stored when it is sent.
+ * key still in flight a 409. Work that has its own transaction stores the response inside it (see
+ * the engine); for the rest the response is stored when it is sent. Streamed (multipart) uploads
+ * cannot be fingerprinted, so the key is ignored there.
  */
 export function installIdempotency(app: App): void {
   app.decorateRequest('idempotency', null);
@@ -21,7 +22,9 @@ export function installIdempotency(app: App): void {
   // Callback-style hooks: requests without a key (nearly all) pay no promise on the hot path.
   app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || request.method !== 'POST' || request.routeOptions.config.auth !== 'api-key') {
+    // Only JSON bodies can be fingerprinted; a streamed (multipart) body is read by its handler later.
+    const json = (request.headers['content-type'] ?? '').startsWith('application/json');
+    if (header === undefined || !json || request.method !== 'POST' || request.routeOptions.config.auth !== 'api-key') {
       done();
       return;
     }

@@ -151,10 +151,6 @@ export default async function desktopProjectsRoutes(app: App): Promise<void> {
         body: UploadForm,
         response: { 200: StoredMedia, ...errorResponses(400, 401, 413, 422) },
       },
-      onRequest: (request, _reply, done) => {
-        delete request.headers['idempotency-key'];
-        done();
-      },
       onSend: (request, reply, payload, done) => {
         closeIfBodyUnread(request, reply);
         done(null, payload);
