@@ -11,8 +11,20 @@ function body(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorB
   return { error: details ? { code, message, details } : { code, message } };
 }
 
+/** A byte count as people read it: `5 MiB (5242880 bytes)`. */
+function bytes(n: number): string {
+  const mib = n / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB (${n} bytes)` : `${n} bytes`;
+}
+
+/** What the failing route takes: its own body limit and content types, else the app's. */
+interface RouteLimits {
+  bodyLimit: number;
+  consumes: string[];
+}
+
 /** Turns what Fastify itself raises (parsing, limits, validation) into our codes. */
-function fromFastifyError(error: FastifyError, jsonBodyLimit: number): AppError | undefined {
+function fromFastifyError(error: FastifyError, route: RouteLimits): AppError | undefined {
   if (error.validation) {
     const details = validationDetails(error.validation as never, error.validationContext);
     const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
@@ -26,9 +38,12 @@ function fromFastifyError(error: FastifyError, jsonBodyLimit: number): AppError 
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', `Request body is larger than the limit of ${jsonBodyLimit} bytes`);
+      return new AppError('payload_too_large', `Request body is larger than the limit of ${bytes(route.bodyLimit)}`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('invalid_request', 'Unsupported Content-Type: send the body as application/json');
+      return new AppError(
+        'invalid_request',
+        `Unsupported Content-Type: send the body as ${route.consumes.join(' or ')}`,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_request', 'The body is empty but Content-Type says application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -65,7 +80,14 @@ export function installErrorHandling(app: App): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = error instanceof AppError ? error : fromFastifyError(error, app.deps.config.jsonBodyLimit);
+    const schema = request.routeOptions.schema as { consumes?: string[] } | undefined;
+    const appError =
+      error instanceof AppError
+        ? error
+        : fromFastifyError(error, {
+            bodyLimit: request.routeOptions.bodyLimit ?? app.deps.config.jsonBodyLimit,
+            consumes: schema?.consumes ?? ['application/json'],
+          });
     if (appError) {
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       if (appError.headers) reply.headers(appError.headers);

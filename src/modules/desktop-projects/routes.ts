@@ -1,8 +1,6 @@
 import multipart from '@fastify/multipart';
-import type { FastifyError } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { ACCEPTED_TYPES, MAX_UPLOAD_BYTES } from './media-formats.ts';
 import {
@@ -29,31 +27,11 @@ const PROJECT = `${PROJECTS}/:desktopProjectId`;
 const MEDIA = `${PROJECT}/media`;
 
 /** Fastify's own errors on these routes, worded for them; the rest go on to the app's handler. */
-function routeError(error: FastifyError, url: string | undefined): Error {
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && url === PROJECTS) {
-    return new AppError(
-      'payload_too_large',
-      `The snapshot request is larger than the limit of ${SNAPSHOT_BODY_LIMIT / (1024 * 1024)} MiB ` +
-        `(${SNAPSHOT_BODY_LIMIT} bytes)`,
-    );
-  }
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && url === MEDIA) {
-    return new AppError(
-      'invalid_request',
-      `Unsupported Content-Type: send multipart/form-data with the file in the field '${FILE_FIELD}'`,
-    );
-  }
-  return error;
-}
-
 /** Versioned snapshots of desktop projects and the media they reference. */
 export default async function desktopProjectsRoutes(app: App): Promise<void> {
   // Only this plugin's routes read multipart bodies, and only as a stream (see upload.ts).
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20, fieldNameSize: 100 },
-  });
-  app.setErrorHandler((error: FastifyError, request) => {
-    throw routeError(error, request.routeOptions.url);
   });
 
   app.post(
