@@ -165,6 +165,15 @@ export async function selectStatus(db: Queryable, id: string, teamId: string): P
   return rows[0];
 }
 
+/** Whether the team has a generation with this id (one primary-key probe). */
+export async function generationExists(db: Queryable, id: string, teamId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from generations where id = $1::text and team_id = $2::text', [
+    id,
+    teamId,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
 export interface ClaimedItem {
   id: string;
   generation_id: string;

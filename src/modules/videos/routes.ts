@@ -2,7 +2,7 @@ import type { App, Deps } from '../../app-types.ts';
 import { defaultOf, type Upscaler } from '../../catalog/media-models.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
-import { selectStatus } from '../../engine/sql.ts';
+import { generationExists } from '../../engine/sql.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
@@ -183,7 +183,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     errors: [403, 404],
     async plan(deps, body, teamId): Promise<GenerationPlan> {
       const model = findModel(deps.media.lipsync, body.model, 'lipsync');
-      if (body.generation_id !== undefined && !(await selectStatus(deps.pool, body.generation_id, teamId))) {
+      if (body.generation_id !== undefined && !(await generationExists(deps.pool, body.generation_id, teamId))) {
         throw notFound('Generation', body.generation_id);
       }
       const [video] = await Promise.all([
