@@ -8,14 +8,14 @@
 // row per image, and one graphile-worker job per item; commits; and answers the service's JSON
 // {generation_id, status: 'queued', images: [], estimated_time, credits_used}. Ids have the
 // service's shape (src/lib/ids.ts newId). 401 for a bad key, 400 for a bad body, 402 when the
-// balance is short, like the service.
+// balance is short, like the service. The server, pool and answers are bench/baseline-http.ts.
 //
 // Environment: DATABASE_URL (required), PORT, HOST, DATABASE_POOL_SIZE (default 10, as the service).
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import pg from 'pg';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadModelCatalog } from '../src/catalog/models.ts';
 import { newId } from '../src/lib/ids.ts';
+import { baselinePool, bearerKey, HttpError, send, serveBaseline } from './baseline-http.ts';
 
 const KEY_BY_HASH = 'select id, team_id from api_keys where key_hash = $1::bytea and revoked_at is null';
 // src/modules/credits/sql.ts applyCreditChange.
@@ -35,43 +35,11 @@ const INSERT_GENERATION = `insert into generations
 const INSERT_ITEM = `insert into generation_items (id, generation_id, position, type, model, input, price, storage_token)
      values ($1::text, $2::text, $3::int, 'image', $4::text, $5::jsonb, $6::bigint, $7::text)`;
 const ADD_JOB = `select graphile_worker.add_job('generation_item', json_build_object('item_id', $1::text), max_attempts => 3)`;
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const BODY_LIMIT = 1_048_576;
 const DEFAULT_STEPS = 28;
 
-const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) throw new Error('DATABASE_URL must be set');
-const port = Number(process.env.PORT ?? 8081);
-const host = process.env.HOST ?? '127.0.0.1';
-const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+const pool = baselinePool();
 const catalog = loadModelCatalog();
-
-// bigint credits come back as JS numbers, as in the service.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, application_name: 'genmedia-bench-baseline' });
-pool.on('error', (err) => process.stderr.write(`baseline: idle database client error: ${err.message}\n`));
-
-class HttpError extends Error {
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-function sendError(res: ServerResponse, status: number, code: string, message: string): void {
-  send(res, status, JSON.stringify({ error: { code, message } }));
-}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -108,7 +76,7 @@ function parse(text: string): Body {
 }
 
 async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const key = req.headers.authorization === undefined ? undefined : BEARER.exec(req.headers.authorization)?.[1];
+  const key = bearerKey(req.headers.authorization);
   if (key === undefined) throw new HttpError(401, 'unauthorized', "Send the header 'Authorization: Bearer <API key>'");
   const hash = createHash('sha256').update(key).digest();
   const principal = (await pool.query<{ id: string; team_id: string }>(KEY_BY_HASH, [hash])).rows[0];
@@ -188,34 +156,6 @@ async function generate(req: IncomingMessage, res: ServerResponse): Promise<void
   );
 }
 
-const server = createServer((req, res) => {
-  const path = req.url?.split('?', 1)[0];
-  if (req.method === 'POST' && path === '/api/v1/images/generate') {
-    generate(req, res).catch((err: unknown) => {
-      if (res.headersSent) return;
-      if (err instanceof HttpError) {
-        sendError(res, err.status, err.code, err.message);
-        return;
-      }
-      process.stderr.write(`baseline: ${err instanceof Error ? err.message : String(err)}\n`);
-      sendError(res, 500, 'internal', 'Internal error');
-    });
-  } else if (req.method === 'GET' && path === '/healthz') {
-    send(res, 200, '{"status":"ok"}');
-  } else {
-    sendError(res, 404, 'not_found', 'Not found');
-  }
-});
-
-server.listen(port, host);
-
-const shutdown = (): void => {
-  server.close();
-  server.closeAllConnections();
-  pool.end().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+serveBaseline(pool, (req, res, path) =>
+  req.method === 'POST' && path === '/api/v1/images/generate' ? generate(req, res) : undefined,
+);

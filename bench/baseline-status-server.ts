@@ -5,12 +5,12 @@
 // generation by primary key and its items aggregated as JSON, in one statement) and builds the
 // same JSON record: result_urls from the completed items, credits_used = charged - refunded.
 // Answers 401 JSON for a missing, unknown or revoked key and 404 JSON for an unknown generation
-// or another team's, like the service.
+// or another team's, like the service. The server, pool and answers are bench/baseline-http.ts.
 //
 // Environment: DATABASE_URL (required), PORT, HOST, DATABASE_POOL_SIZE (default 10, as the service).
 import { createHash } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
-import pg from 'pg';
+import type { ServerResponse } from 'node:http';
+import { baselinePool, bearerKey, send, sendError, serveBaseline } from './baseline-http.ts';
 
 const KEY_BY_HASH = 'select id, team_id from api_keys where key_hash = $1::bytea and revoked_at is null';
 // The text of src/engine/sql.ts STATUS_SELECT + selectStatus's where clause.
@@ -24,7 +24,6 @@ const STATUS_SELECT = `
                   order by i.position), '[]'::json)
             from generation_items i where i.generation_id = g.id) as items
   from generations g where g.id = $1::text and g.team_id = $2::text`;
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const STATUS_PATH = /^\/api\/v1\/generations\/([^/]{1,64})\/status$/;
 
 interface StatusItem {
@@ -47,31 +46,10 @@ interface StatusRow {
   items: StatusItem[];
 }
 
-const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) throw new Error('DATABASE_URL must be set');
-const port = Number(process.env.PORT ?? 8081);
-const host = process.env.HOST ?? '127.0.0.1';
-const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
-
-// bigint credits come back as JS numbers, as in the service.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, application_name: 'genmedia-bench-baseline' });
-pool.on('error', (err) => process.stderr.write(`baseline: idle database client error: ${err.message}\n`));
-
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-function sendError(res: ServerResponse, status: number, code: string, message: string): void {
-  send(res, status, JSON.stringify({ error: { code, message } }));
-}
+const pool = baselinePool();
 
 async function status(res: ServerResponse, authorization: string | undefined, rawId: string): Promise<void> {
-  const key = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+  const key = bearerKey(authorization);
   if (key === undefined) {
     sendError(res, 401, 'unauthorized', "Send the header 'Authorization: Bearer <API key>'");
     return;
@@ -110,30 +88,7 @@ async function status(res: ServerResponse, authorization: string | undefined, ra
   send(res, 200, JSON.stringify(record));
 }
 
-const server = createServer((req, res) => {
-  const path = req.url?.split('?', 1)[0] ?? '';
+serveBaseline(pool, (req, res, path) => {
   const match = req.method === 'GET' ? STATUS_PATH.exec(path) : null;
-  if (match) {
-    status(res, req.headers.authorization, match[1] as string).catch((err: unknown) => {
-      process.stderr.write(`baseline: ${err instanceof Error ? err.message : String(err)}\n`);
-      if (!res.headersSent) sendError(res, 500, 'internal', 'Internal error');
-    });
-  } else if (req.method === 'GET' && path === '/healthz') {
-    send(res, 200, '{"status":"ok"}');
-  } else {
-    sendError(res, 404, 'not_found', 'Not found');
-  }
+  return match ? status(res, req.headers.authorization, match[1] as string) : undefined;
 });
-
-server.listen(port, host);
-
-const shutdown = (): void => {
-  server.close();
-  server.closeAllConnections();
-  pool.end().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
