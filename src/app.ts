@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import type { App, Deps } from './app-types.ts';
 import { GenerationStatusRecord } from './engine/status.ts';
+import { closeIfBodyUnread } from './lib/early-answer.ts';
 import { ErrorBody } from './lib/schemas.ts';
 import apiKeyAdminRoutes from './modules/api-keys/admin-routes.ts';
 import billingRoutes from './modules/billing/routes.ts';
@@ -61,7 +62,8 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   installErrorHandling(app);
 
   // While shutting down, answers close their connection so that keep-alive clients do not hold
-  // the server open after their in-flight request is done.
+  // the server open after their in-flight request is done; so does an answer given before the
+  // whole request body arrived (with a lingering close, see early-answer.ts).
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -71,8 +73,9 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
     reply.header('x-request-id', request.id);
     done();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    closeIfBodyUnread(request, reply);
     done(null, payload);
   });
 

@@ -9,7 +9,14 @@ import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { runFfmpeg, withTempDir } from '../src/providers/simulator/ffmpeg.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import {
+  call,
+  createTeam,
+  sendRestAfterAnswer,
+  startTestServer,
+  type TeamFixture,
+  type TestServer,
+} from './helpers.ts';
 
 interface ErrorReply {
   error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
@@ -758,6 +765,32 @@ describe('desktop projects: media upload', () => {
       assert.equal(r.body.error.code, 'invalid_request', label);
     }
     assert.deepEqual(await filesUnder(mediaRoot), before);
+  });
+
+  test('an early answer lingers: the client finishes sending and reads it, with no reset', async () => {
+    // The first part is a text field, refused at once; the client sends the rest only after
+    // it has read the answer, as a slow client would.
+    const boundary = 'linger';
+    const first = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`);
+    const rest = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n`),
+      Buffer.from('Content-Type: image/png\r\n\r\n'),
+      Buffer.alloc(4 * 1024 * 1024, 7),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const outcome = await sendRestAfterAnswer(
+      server,
+      'POST /api/v1/desktop-projects/linger/media HTTP/1.1\r\nHost: localhost\r\n' +
+        `Authorization: Bearer ${team.key}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${first.length + rest.length}\r\n\r\n`,
+      first,
+      rest,
+    );
+    assert.match(outcome.answer, /^HTTP\/1\.1 400 /);
+    assert.match(outcome.answer, /\r\nconnection: close\r\n/i);
+    assert.match(outcome.answer, /"invalid_request"/);
+    assert.equal(outcome.error, undefined, 'the server read the rest of the body instead of resetting the connection');
+    assert.ok(outcome.ended, 'the server closed its side cleanly');
   });
 
   test('Idempotency-Key is not applied to uploads: each upload stores its own file', async () => {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import {
+  call,
+  createTeam,
+  sendRestAfterAnswer,
+  startTestServer,
+  type TeamFixture,
+  type TestServer,
+} from './helpers.ts';
 import type { ErrorReply } from './media-helpers.ts';
 
 function assertErrorShape(body: unknown, code: string): asserts body is ErrorReply {
@@ -94,6 +101,38 @@ describe('errors', () => {
     assertErrorShape(r.body, 'payload_too_large');
     const list = await call<unknown[]>(server, 'GET', '/api/v1/workspaces', { token: team.key });
     assert.equal(list.body.length, 0);
+  });
+
+  test('a body declared over the limit is answered at once; the client still sends it and reads the 413', async () => {
+    const rest = Buffer.from(JSON.stringify({ name: 'x'.repeat(8 * 1024 * 1024) }));
+    const outcome = await sendRestAfterAnswer(
+      server,
+      'POST /api/v1/workspaces HTTP/1.1\r\nHost: localhost\r\n' +
+        `Authorization: Bearer ${team.key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${rest.length}\r\n\r\n`,
+      Buffer.alloc(0),
+      rest,
+    );
+    assert.match(outcome.answer, /^HTTP\/1\.1 413 /);
+    assert.match(outcome.answer, /\r\nconnection: close\r\n/i);
+    assert.match(outcome.answer, /"payload_too_large"/);
+    assert.equal(outcome.error, undefined, 'the server read the rest of the body instead of resetting the connection');
+    assert.ok(outcome.ended, 'the server closed its side cleanly');
+  });
+
+  test('a request refused before its body is read closes its connection without a reset', async () => {
+    const rest = Buffer.from(JSON.stringify({ name: 'y'.repeat(4 * 1024 * 1024) }));
+    const outcome = await sendRestAfterAnswer(
+      server,
+      'POST /api/v1/workspaces HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer nope\r\n' +
+        `Content-Type: application/json\r\nContent-Length: ${rest.length}\r\n\r\n`,
+      Buffer.alloc(0),
+      rest,
+    );
+    assert.match(outcome.answer, /^HTTP\/1\.1 401 /);
+    assert.match(outcome.answer, /\r\nconnection: close\r\n/i);
+    assert.equal(outcome.error, undefined);
+    assert.ok(outcome.ended);
   });
 
   test('an unknown route is a JSON 404, with or without a key', async () => {

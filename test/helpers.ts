@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -179,3 +180,54 @@ export function concretePath(url: string): string {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What a client saw when it sent the rest of its body only after reading an early answer. */
+export interface LateBodyOutcome {
+  /** The raw answer: status line, headers and body. */
+  answer: string;
+  /** A socket error while sending the rest or afterwards (a reset), if any. */
+  error?: Error;
+  /** Whether the server closed its side cleanly. */
+  ended: boolean;
+}
+
+/**
+ * Sends a request over a raw socket in two steps, as a slow client does: the head (request
+ * line and headers, with the Content-Length of the whole body) and the first part of the body,
+ * then, only once the answer has been read in full, the rest of the body.
+ */
+export async function sendRestAfterAnswer(
+  server: { url: string },
+  head: string,
+  first: Buffer,
+  rest: Buffer,
+): Promise<LateBodyOutcome> {
+  const { port } = new URL(server.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  let ended = false;
+  socket.on('end', () => {
+    ended = true;
+  });
+  const closed = new Promise<Error | undefined>((resolveClose) => {
+    socket.on('error', (error) => resolveClose(error));
+    socket.on('close', () => resolveClose(undefined));
+  });
+  let answer = '';
+  const answered = new Promise<void>((resolveAnswer) => {
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+      const split = answer.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(answer);
+      if (split >= 0 && length && answer.length >= split + 4 + Number(length[1])) resolveAnswer();
+    });
+  });
+  socket.write(head);
+  if (first.length > 0) socket.write(first);
+  await Promise.race([answered, closed]);
+  const written = await new Promise<Error | undefined>((resolveWrite) =>
+    socket.write(rest, (err) => resolveWrite(err ?? undefined)),
+  );
+  const error = written ?? (await closed);
+  socket.destroy();
+  return { answer, error, ended };
+}

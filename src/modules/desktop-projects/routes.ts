@@ -19,7 +19,7 @@ import {
   VersionsQuery,
 } from './schemas.ts';
 import { getSnapshot, listProjects, listVersions, pushSnapshot, storeProjectMedia } from './service.ts';
-import { closeIfBodyUnread, FILE_FIELD, receiveUpload } from './upload.ts';
+import { FILE_FIELD, receiveUpload } from './upload.ts';
 
 const tags = ['Desktop projects'];
 const PROJECTS = '/api/v1/desktop-projects';
@@ -128,10 +128,6 @@ export default async function desktopProjectsRoutes(app: App): Promise<void> {
         params: ProjectParams,
         body: UploadForm,
         response: { 200: StoredMedia, ...errorResponses(400, 401, 413, 422) },
-      },
-      onSend: (request, reply, payload, done) => {
-        closeIfBodyUnread(request, reply);
-        done(null, payload);
       },
     },
     async (request) =>

@@ -3,7 +3,7 @@
 // it as soon as they arrive, and the size against the kind's limit chunk by chunk: a refused
 // upload is answered at once, without waiting for (or keeping) the rest of the body.
 import type { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { checkSignature, type DeclaredMedia, declaredMedia, SIGNATURE_BYTES } from './media-formats.ts';
 
@@ -98,12 +98,4 @@ export async function receiveUpload(request: FastifyRequest): Promise<ReceivedUp
   }
   if (!received) throw invalidForm('the form has no file');
   return received;
-}
-
-/**
- * An answer given before the whole body arrived closes the connection: the client is still
- * sending a body nobody will read, and the connection cannot carry another request after it.
- */
-export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
-  if (!request.raw.complete) reply.header('connection', 'close');
 }
