@@ -13,7 +13,7 @@ const EnvSchema = Type.Object({
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
-  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 750 }),
+  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
