@@ -11,6 +11,7 @@ import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
+import type { TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
 import type { Storage } from './storage/types.ts';
@@ -20,6 +21,7 @@ export interface Deps {
   config: Config;
   pool: pg.Pool;
   authenticator: ApiKeyAuthenticator;
+  rateLimiter: TeamRateLimiter;
   plans: CreditPlan[];
   catalog: ModelCatalog;
   media: MediaCatalog;

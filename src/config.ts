@@ -14,6 +14,8 @@ const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 3000 }),
+  RATE_LIMIT_WRITES_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -67,6 +69,8 @@ export interface Config {
   jsonBodyLimit: number;
   /** How long a verified API key is trusted without asking the database again (at most 1 s). */
   authCacheTtlMs: number;
+  /** Per team and API process; 0 turns the limit off. */
+  rateLimit: { requestsPerMinute: number; writesPerMinute: number };
   databasePoolSize: number;
   workerConcurrency: number;
   shutdownTimeoutMs: number;
@@ -150,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    rateLimit: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE },
     databasePoolSize: e.DATABASE_POOL_SIZE,
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

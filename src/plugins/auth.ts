@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { App } from '../app-types.ts';
 import { AppError } from '../lib/errors.ts';
+import type { RateLimited } from '../lib/rate-limiter.ts';
+import { errorResponses } from '../lib/schemas.ts';
 import { secretsEqual } from '../lib/secrets.ts';
 import type { Principal } from '../modules/api-keys/authenticator.ts';
 
@@ -29,8 +31,18 @@ function bearerToken(request: FastifyRequest): string | undefined {
 const MISSING = "Missing credential: send the header 'Authorization: Bearer <API key>'";
 const MALFORMED = "Malformed Authorization header: use 'Bearer <API key>'";
 
+function rateLimited({ limit, perMinute, retryAfterSeconds }: RateLimited): AppError {
+  const what = limit === 'writes' ? 'write requests (POST, PUT, PATCH, DELETE)' : 'API requests';
+  return new AppError(
+    'rate_limited',
+    `Rate limit reached: this team may make ${perMinute} ${what} per minute; retry after ${retryAfterSeconds} s`,
+    undefined,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
 /**
- * Puts authentication in front of every route by its path prefix, before the body is read, and
+ * Puts authentication (and the team's rate limits) in front of every route by its path prefix, before the body is read, and
  * records the route table (for the docs' security and for tests that sweep every route).
  */
 export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
@@ -43,8 +55,13 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
       return;
     }
     const finish = (principal: Principal | null): void => {
-      if (principal) request.principal = principal;
-      done(principal ? undefined : new AppError('unauthorized', 'Invalid or revoked API key'));
+      if (!principal) {
+        done(new AppError('unauthorized', 'Invalid or revoked API key'));
+        return;
+      }
+      request.principal = principal;
+      const limited = app.deps.rateLimiter.take(principal.teamId, request.method);
+      done(limited ? rateLimited(limited) : undefined);
     };
     const result = app.deps.authenticator.authenticate(token);
     if (result instanceof Promise) result.then(finish, done);
@@ -71,6 +88,10 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
     route.onRequest = [auth === 'api-key' ? apiKeyHook : adminHook, ...existing];
     if (route.schema && !route.schema.hide) {
       (route.schema as Record<string, unknown>).security = [{ [auth === 'api-key' ? 'apiKey' : 'adminToken']: [] }];
+      // Every team route may answer 429 once the team passes its rate limit.
+      if (auth === 'api-key' && route.schema.response) {
+        route.schema.response = { ...(route.schema.response as object), ...errorResponses(429) };
+      }
     }
   });
 }
