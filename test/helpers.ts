@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -230,4 +231,16 @@ export async function sendRestAfterAnswer(
   const error = written ?? (await closed);
   socket.destroy();
   return { answer, error, ended };
+}
+
+/**
+ * Asserts that a late body was answered with `status` and `code` and a `Connection: close`, and
+ * that the server then read the rest instead of resetting the connection, and closed cleanly.
+ */
+export function assertAnsweredEarlyAndClosedCleanly(outcome: LateBodyOutcome, status: number, code: string): void {
+  assert.match(outcome.answer, new RegExp(`^HTTP/1\\.1 ${status} `));
+  assert.match(outcome.answer, /\r\nconnection: close\r\n/i);
+  assert.match(outcome.answer, new RegExp(`"code":"${code}"`));
+  assert.equal(outcome.error, undefined, 'the server read the rest of the body instead of resetting the connection');
+  assert.ok(outcome.ended, 'the server closed its side cleanly');
 }
