@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { call, createTeam, startTestServer, type TestServer } from './helpers.ts';
@@ -214,6 +217,46 @@ describe('admin API', () => {
       const revoke = await cli('keys', 'revoke', String(key.json.id));
       assert.equal(revoke.code, 0);
       assert.equal((await call(server, 'GET', '/api/v1/billing/credits', { token: rawKey })).status, 401);
+    });
+
+    test('imports a storyboard project from a JSON file', async () => {
+      const team = await cli('teams', 'create', '--name', 'studio');
+      const teamId = String(team.json.id);
+      const dir = await mkdtemp(join(tmpdir(), 'cli-storyboard-'));
+      try {
+        const file = join(dir, 'project.json');
+        await writeFile(
+          file,
+          JSON.stringify({
+            name: 'Pilot',
+            scenes: [
+              {
+                title: 'Opening',
+                shots: [{ frames: [{ image_versions: [{ url: 'https://cdn.example.com/a.png' }] }] }],
+              },
+            ],
+          }),
+        );
+        const imported = await cli('storyboards', 'import', '--team', teamId, '--file', file);
+        assert.equal(imported.code, 0);
+        assert.equal(imported.json.name, 'Pilot');
+        assert.match(String(imported.json.id), /^sb_/);
+        assert.equal((imported.json.scenes as unknown[]).length, 1);
+
+        const missing = await cli('storyboards', 'import', '--team', teamId, '--file', join(dir, 'nope.json'));
+        assert.equal(missing.code, 2);
+        assert.match(String((missing.json as { error: { message: string } }).error.message), /cannot read .*ENOENT/);
+        await writeFile(file, '[1, 2]');
+        const notObject = await cli('storyboards', 'import', '--team', teamId, '--file', file);
+        assert.equal(notObject.code, 2);
+        assert.match(String((notObject.json as { error: { message: string } }).error.message), /one JSON object/);
+        await writeFile(file, JSON.stringify({ scenes: [] }));
+        const invalid = await cli('storyboards', 'import', '--team', teamId, '--file', file);
+        assert.equal(invalid.code, 1);
+        assert.equal((invalid.json as { error: { code: string } }).error.code, 'invalid_request');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     test('reports API errors on stderr with a non-zero exit', async () => {

@@ -471,6 +471,35 @@ describe('storyboards', () => {
     assert.deepEqual(await rowCounts(), before);
   });
 
+  test('an import above the general 1 MiB JSON limit is accepted up to 32 MiB; beyond, 413 and nothing written', async () => {
+    const prompt = 'harbor at dawn, fog over the water, boats moored along the quay, warm light; '.repeat(3);
+    const big: ProjectIn = {
+      name: 'Long film',
+      scenes: Array.from({ length: 100 }, (_, s) => ({
+        title: `Scene ${s + 1}`,
+        shots: Array.from({ length: 10 }, (_, t) => ({
+          frames: Array.from({ length: 2 }, (_, f) => ({
+            image_versions: Array.from({ length: 3 }, (_, v) => img(`s${s}-t${t}-f${f}-v${v}`, prompt)),
+          })),
+        })),
+      })),
+    };
+    const bytes = Buffer.byteLength(JSON.stringify(big));
+    assert.ok(bytes > 1024 * 1024, `${bytes} bytes`);
+    const studio = await createTeam(server, 0, 'studio-long');
+    const created = await importFor(studio.id, big);
+    assert.equal(created.status, 201, created.text.slice(0, 500));
+    assert.equal(created.body.scenes.length, 100);
+    assert.equal(created.body.scenes[99]?.shots[9]?.frames[1]?.image_versions.length, 3);
+
+    const before = await rowCounts();
+    const tooBig = await importFor<ErrorReply>(studio.id, { name: 'x', description: 'y'.repeat(33 * 1024 * 1024) });
+    assert.equal(tooBig.status, 413);
+    assert.equal(tooBig.body.error.code, 'payload_too_large');
+    assert.match(tooBig.body.error.message, /32 MiB/);
+    assert.deepEqual(await rowCounts(), before);
+  });
+
   test('an import that breaks a database rule halfway leaves nothing behind', async () => {
     const before = await rowCounts();
     // Scenes, shots, frames and versions are in by the time the duplicate outfit name is refused.

@@ -20,6 +20,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   workspaces list --team <team_id>
   webhook-secret get --team <team_id>
   webhook-secret rotate --team <team_id>
+  storyboards import --team <team_id> --file <project.json>   (--file - reads standard input)
 
 Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
 
@@ -42,6 +43,26 @@ function need(options: Options, name: string): string {
 function integer(value: string, name: string): number {
   if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
   return Number(value);
+}
+
+/** A JSON object read from a file, or from standard input for '-'. */
+function jsonFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--file: cannot read ${path} (${(err as { code?: string }).code ?? String(err)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--file: ${path} is not JSON (${(err as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`--file: ${path} must hold one JSON object`);
+  }
+  return value as Record<string, unknown>;
 }
 
 function query(options: Options): string {
@@ -100,6 +121,8 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'GET', path: `/admin/v1/teams/${team()}/webhook-secret` };
     case 'webhook-secret rotate':
       return { method: 'POST', path: `/admin/v1/teams/${team()}/webhook-secret` };
+    case 'storyboards import':
+      return { method: 'POST', path: `/admin/v1/teams/${team()}/storyboards`, body: jsonFile(need(options, 'file')) };
     default:
       throw new UsageError(words.length ? `Unknown command: ${words.join(' ')}` : 'No command given');
   }
@@ -125,6 +148,7 @@ async function main(): Promise<number> {
       reason: { type: 'string' },
       limit: { type: 'string' },
       before: { type: 'string' },
+      file: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,

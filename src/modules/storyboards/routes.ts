@@ -3,6 +3,7 @@ import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { TeamParams } from '../teams/schemas.ts';
 import {
+  IMPORT_BODY_LIMIT,
   StoryboardImportBody,
   StoryboardListQuery,
   StoryboardParams,
@@ -54,6 +55,7 @@ export default async function storyboardsRoutes(app: App): Promise<void> {
   app.post(
     '/admin/v1/teams/:team_id/storyboards',
     {
+      bodyLimit: Math.max(IMPORT_BODY_LIMIT, app.deps.config.jsonBodyLimit),
       schema: {
         tags: ['Admin'],
         summary: 'Import a storyboard project for a team',
@@ -61,7 +63,8 @@ export default async function storyboardsRoutes(app: App): Promise<void> {
           'Creates a whole project graph in one transaction: either all of it is stored or nothing. Positions ' +
           'and versions follow the order of the arrays (1-based, versions oldest first). At most one image ' +
           'version per frame and one video version per shot may be `selected`; asset names are unique per kind. ' +
-          'Unknown fields are refused. Answers with the project as GET /api/v1/storyboard/{projectId} does. ' +
+          'Unknown fields are refused. The body may be up to 32 MiB (or JSON_BODY_LIMIT, if larger). Answers ' +
+          'with the project as GET /api/v1/storyboard/{projectId} does. ' +
           'See docs/storyboards.md for a full example.',
         params: TeamParams,
         body: StoryboardImportBody,

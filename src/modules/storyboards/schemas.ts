@@ -3,8 +3,13 @@ import { Url } from '../../lib/fields.ts';
 import { Timestamp } from '../../lib/schemas.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
 
-// Limits of one imported project. The JSON body limit (JSON_BODY_LIMIT) applies as well; the
-// totals keep a raised body limit from turning one import into an unbounded transaction.
+/**
+ * The largest import body (or JSON_BODY_LIMIT, if that is larger): a project near its totals
+ * does not fit the general JSON limit. The totals below keep one import a bounded transaction.
+ */
+export const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
+
+// Limits of one imported project.
 export const LIMITS = {
   scenes: 200,
   shotsPerScene: 100,
