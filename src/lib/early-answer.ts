@@ -11,11 +11,11 @@ const LINGER_MS = 2_000;
 /**
  * Closes the connection after an answer given before the whole body arrived, and lets the close
  * linger. Node closes a `Connection: close` socket (through `destroySoon`) as soon as the answer
- * is written; body bytes that arrive after that make the kernel reset the
- * connection, and the reset fails the client's pending write (EPIPE) or throws the answer out of
- * its receive buffer before it was read. Instead the socket half-closes after the answer, reads
- * and discards what is still coming, and closes when the body ends, when the client closes, or
- * after LINGER_MS, whichever is first: the client always gets to read the answer.
+ * is written; body bytes that arrive after that make the kernel reset the connection, and the
+ * reset fails the client's pending write (EPIPE) or throws the answer out of its receive buffer
+ * before it was read. Instead the socket half-closes after the answer, reads and discards what is
+ * still coming, and closes when the body ends, when the client closes, or after LINGER_MS,
+ * whichever is first: the client gets to read the answer.
  */
 export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
   const req = request.raw;

@@ -42,8 +42,9 @@ function rateLimited({ limit, perMinute, retryAfterSeconds }: RateLimited): AppE
 }
 
 /**
- * Puts authentication (and the team's rate limits) in front of every route by its path prefix, before the body is read, and
- * records the route table (for the docs' security and for tests that sweep every route).
+ * Puts authentication (and, after the key, the team's rate limits) in front of every route by its
+ * path prefix, before the body is read, and records the route table (for the docs' security and
+ * for tests that sweep every route).
  */
 export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
   app.decorateRequest('principal', null as never);
