@@ -6,7 +6,14 @@ import sharp from 'sharp';
 import { decodeAudio } from '../src/providers/simulator/audio.ts';
 import { analyzeSpeech } from '../src/providers/simulator/speech.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, expectError, fetchAndProbe, generateAndWait, waitForGeneration } from './media-helpers.ts';
+import {
+  balanceOf,
+  expectError,
+  expectInvalid,
+  fetchAndProbe,
+  generateAndWait,
+  waitForGeneration,
+} from './media-helpers.ts';
 
 interface Influencer {
   id: string;
@@ -128,33 +135,11 @@ describe('influencers and voices', () => {
     assert.equal(one.status, 200, one.text);
     ready = await waitReady(server, team.key, String(one.body.influencer_id));
     assert.equal((await create({ image_urls: Array(20).fill(url), name: 'Twenty', age: 18 })).status, 200);
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/influencers/create',
-      { image_urls: Array(21).fill(url) },
-      400,
-      'invalid_request',
-      'image_urls',
-    );
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/influencers/create',
-      { image_urls: [] },
-      400,
-      'invalid_request',
-      'image_urls',
-    );
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/influencers/create',
-      { image_urls: [url], age: 17 },
-      400,
-      'invalid_request',
-      'age',
-    );
+    await expectInvalid(server, team.key, '/api/v1/influencers/create', [
+      [{ image_urls: Array(21).fill(url) }, 'image_urls'],
+      [{ image_urls: [] }, 'image_urls'],
+      [{ image_urls: [url], age: 17 }, 'age'],
+    ]);
   });
 
   test('an image that does not decode is a 400 naming it, and nothing is charged', async () => {
@@ -352,42 +337,12 @@ describe('influencers and voices', () => {
     const cloned = await pitch(clone.body.audio_url);
     assert.ok(Math.abs(cloned - hi) / hi < 0.25, `clone ${cloned} Hz vs sample ${hi} Hz`);
 
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/voices/generate',
-      { method: 'clone' },
-      400,
-      'invalid_request',
-      'audio_url',
-    );
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/voices/generate',
-      { method: 'design' },
-      400,
-      'invalid_request',
-      'prompt',
-    );
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/voices/generate',
-      { method: 'clone', audio_url: images.url('face.png') },
-      400,
-      'invalid_request',
-      'audio_url',
-    );
-    await expectError(
-      server,
-      team.key,
-      '/api/v1/voices/generate',
-      { method: 'sing', prompt: 'x' },
-      400,
-      'invalid_request',
-      'method',
-    );
+    await expectInvalid(server, team.key, '/api/v1/voices/generate', [
+      [{ method: 'clone' }, 'audio_url'],
+      [{ method: 'design' }, 'prompt'],
+      [{ method: 'clone', audio_url: images.url('face.png') }, 'audio_url'],
+      [{ method: 'sing', prompt: 'x' }, 'method'],
+    ]);
 
     const list = await call<Array<Record<string, unknown>>>(server, 'GET', '/api/v1/voices', { token: team.key });
     assert.ok(list.body.length >= 3);
@@ -473,16 +428,10 @@ describe('influencers and voices', () => {
       body: { influencer_id: ready.id, prompt: 'a morning routine', aspect_ratio: '16:9' },
     });
     assert.equal(voiced.body.has_voice_conversion, true);
-    await expectError(server, team.key, path, { influencer_id: ready.id }, 400, 'invalid_request', 'prompt');
-    await expectError(
-      server,
-      team.key,
-      path,
-      { influencer_id: ready.id, prompt: 'x', aspect_ratio: '1:1' },
-      400,
-      'invalid_request',
-      'aspect_ratio',
-    );
+    await expectInvalid(server, team.key, path, [
+      [{ influencer_id: ready.id }, 'prompt'],
+      [{ influencer_id: ready.id, prompt: 'x', aspect_ratio: '1:1' }, 'aspect_ratio'],
+    ]);
   });
 
   test('talking head in generate mode speaks with the influencer’s latest voice, 400 when it has none', async () => {

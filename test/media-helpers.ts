@@ -82,3 +82,13 @@ export async function expectError(
     );
   return r.body;
 }
+
+/** Asserts a 400 invalid_request with a detail for the named field, for each body in turn. */
+export async function expectInvalid(
+  server: TestServer,
+  key: string,
+  path: string,
+  cases: Array<[body: unknown, field: string]>,
+): Promise<void> {
+  for (const [body, field] of cases) await expectError(server, key, path, body, 400, 'invalid_request', field);
+}

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { NodeIO } from '@gltf-transform/core';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, expectError, fetchAndProbe, generateAndWait, waitForGeneration } from './media-helpers.ts';
+import {
+  balanceOf,
+  expectError,
+  expectInvalid,
+  fetchAndProbe,
+  generateAndWait,
+  waitForGeneration,
+} from './media-helpers.ts';
 
 describe('music, 3D, text and speech', () => {
   let server: TestServer;
@@ -84,34 +91,12 @@ describe('music, 3D, text and speech', () => {
     });
 
     test('model and lyrics limits', async () => {
-      await expectError(
-        server,
-        team.key,
-        '/api/v1/music/generate',
-        { title: 'x', model: 'V3' },
-        400,
-        'invalid_request',
-        'model',
-      );
-      await expectError(
-        server,
-        team.key,
-        '/api/v1/music/generate',
-        { title: 'x', model: 'V4', lyrics: 'a'.repeat(3001) },
-        400,
-        'invalid_request',
-        'lyrics',
-      );
-      await expectError(server, team.key, '/api/v1/music/generate', { style: 'x' }, 400, 'invalid_request', 'title');
-      await expectError(
-        server,
-        team.key,
-        '/api/v1/music/generate',
-        { title: 'x', vocal_gender: 'x' },
-        400,
-        'invalid_request',
-        'vocal_gender',
-      );
+      await expectInvalid(server, team.key, '/api/v1/music/generate', [
+        [{ title: 'x', model: 'V3' }, 'model'],
+        [{ title: 'x', model: 'V4', lyrics: 'a'.repeat(3001) }, 'lyrics'],
+        [{ style: 'x' }, 'title'],
+        [{ title: 'x', vocal_gender: 'x' }, 'vocal_gender'],
+      ]);
       const ok = await call(server, 'POST', '/api/v1/music/generate', {
         token: team.key,
         body: { title: 'x', model: 'V4', lyrics: 'a'.repeat(3000) },
@@ -165,24 +150,10 @@ describe('music, 3D, text and speech', () => {
 
     test('polycount and image-only model limits', async () => {
       const path = '/api/v1/models-3d/generate';
-      await expectError(
-        server,
-        team.key,
-        path,
-        { prompt: 'x', settings: { target_polycount: 999 } },
-        400,
-        'invalid_request',
-        'settings.target_polycount',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { prompt: 'x', settings: { target_polycount: 100_001 } },
-        400,
-        'invalid_request',
-        'settings.target_polycount',
-      );
+      await expectInvalid(server, team.key, path, [
+        [{ prompt: 'x', settings: { target_polycount: 999 } }, 'settings.target_polycount'],
+        [{ prompt: 'x', settings: { target_polycount: 100_001 } }, 'settings.target_polycount'],
+      ]);
       await expectError(server, team.key, path, { prompt: 'x', model: 'nope' }, 400, 'model_not_found', 'model');
       const imageOnly = server.app.deps.media.model_3d.find((m) => !m.capabilities.text_to_3d);
       await expectError(
@@ -250,42 +221,12 @@ describe('music, 3D, text and speech', () => {
 
     test('settings limits', async () => {
       const path = '/api/v1/text/generate';
-      await expectError(
-        server,
-        team.key,
-        path,
-        { prompt: 'x', settings: { temperature: 2.1 } },
-        400,
-        'invalid_request',
-        'settings.temperature',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { prompt: 'x', settings: { temperature: -0.1 } },
-        400,
-        'invalid_request',
-        'settings.temperature',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { prompt: 'x', settings: { max_tokens: 0 } },
-        400,
-        'invalid_request',
-        'settings.max_tokens',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { prompt: 'x', settings: { max_tokens: 16_001 } },
-        400,
-        'invalid_request',
-        'settings.max_tokens',
-      );
+      await expectInvalid(server, team.key, path, [
+        [{ prompt: 'x', settings: { temperature: 2.1 } }, 'settings.temperature'],
+        [{ prompt: 'x', settings: { temperature: -0.1 } }, 'settings.temperature'],
+        [{ prompt: 'x', settings: { max_tokens: 0 } }, 'settings.max_tokens'],
+        [{ prompt: 'x', settings: { max_tokens: 16_001 } }, 'settings.max_tokens'],
+      ]);
       await expectError(server, team.key, path, { prompt: 'x', model: 'acme/none' }, 400, 'model_not_found', 'model');
       for (const settings of [
         { temperature: 0, max_tokens: 1 },
@@ -340,70 +281,16 @@ describe('music, 3D, text and speech', () => {
       assert.equal(wav.status, 200, wav.text);
       assert.equal((await fetchAndProbe(wav.body.audio_url)).contentType, 'audio/wav');
       const path = '/api/v2/text-to-speech';
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', speed: 0.59 },
-        400,
-        'invalid_request',
-        'speed',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', speed: 1.51 },
-        400,
-        'invalid_request',
-        'speed',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', volume: 0.49 },
-        400,
-        'invalid_request',
-        'volume',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', volume: 2.01 },
-        400,
-        'invalid_request',
-        'volume',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', language: 'eng' },
-        400,
-        'invalid_request',
-        'language',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', emotion: 'bored' },
-        400,
-        'invalid_request',
-        'emotion',
-      );
-      await expectError(
-        server,
-        team.key,
-        path,
-        { voice_id: 'Calm_Woman', text: 'x', output_format: 'midi' },
-        400,
-        'invalid_request',
-        'output_format',
-      );
-      await expectError(server, team.key, path, { voice_id: 'Calm_Woman' }, 400, 'invalid_request', 'text');
+      await expectInvalid(server, team.key, path, [
+        [{ voice_id: 'Calm_Woman', text: 'x', speed: 0.59 }, 'speed'],
+        [{ voice_id: 'Calm_Woman', text: 'x', speed: 1.51 }, 'speed'],
+        [{ voice_id: 'Calm_Woman', text: 'x', volume: 0.49 }, 'volume'],
+        [{ voice_id: 'Calm_Woman', text: 'x', volume: 2.01 }, 'volume'],
+        [{ voice_id: 'Calm_Woman', text: 'x', language: 'eng' }, 'language'],
+        [{ voice_id: 'Calm_Woman', text: 'x', emotion: 'bored' }, 'emotion'],
+        [{ voice_id: 'Calm_Woman', text: 'x', output_format: 'midi' }, 'output_format'],
+        [{ voice_id: 'Calm_Woman' }, 'text'],
+      ]);
       await expectError(
         server,
         team.key,

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { extractFrame } from '../src/providers/simulator/ffmpeg.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, expectError, fetchAndProbe, generateAndWait } from './media-helpers.ts';
+import { balanceOf, expectError, expectInvalid, fetchAndProbe, generateAndWait } from './media-helpers.ts';
 import { difference } from './pixel-helpers.ts';
 
 describe('videos', () => {
@@ -142,33 +142,11 @@ describe('videos', () => {
       'settings.duration',
     );
     assert.match(duration.error.message, new RegExp(fixed?.settings.durations.join(', ') ?? ''));
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'x', settings: { duration: 0 } },
-      400,
-      'invalid_request',
-      'settings.duration',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'x', settings: { duration: 16 } },
-      400,
-      'invalid_request',
-      'settings.duration',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'x', settings: { aspect_ratio: '2:1' } },
-      400,
-      'invalid_request',
-      'settings.aspect_ratio',
-    );
+    await expectInvalid(server, team.key, path, [
+      [{ prompt: 'x', settings: { duration: 0 } }, 'settings.duration'],
+      [{ prompt: 'x', settings: { duration: 16 } }, 'settings.duration'],
+      [{ prompt: 'x', settings: { aspect_ratio: '2:1' } }, 'settings.aspect_ratio'],
+    ]);
     assert.equal(await balanceOf(server, team.key), before);
   });
 
@@ -261,29 +239,18 @@ describe('videos', () => {
       'video_url',
     );
     assert.match(tooLong.error.message, /at most 10 s/);
-    await expectError(
-      server,
-      team.key,
-      path,
-      {
-        video_url: video5s.url,
-        image_url: imageUrl,
-        character_orientation: 'image',
-        element: { frontal_image_url: imageUrl },
-      },
-      400,
-      'invalid_request',
-      'element',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: video5s.url, image_url: imageUrl, prompt: 'move like @Element1' },
-      400,
-      'invalid_request',
-      'prompt',
-    );
+    await expectInvalid(server, team.key, path, [
+      [
+        {
+          video_url: video5s.url,
+          image_url: imageUrl,
+          character_orientation: 'image',
+          element: { frontal_image_url: imageUrl },
+        },
+        'element',
+      ],
+      [{ video_url: video5s.url, image_url: imageUrl, prompt: 'move like @Element1' }, 'prompt'],
+    ]);
     const done = await generateAndWait(server, team.key, path, {
       video_url: twelve.url,
       image_url: imageUrl,
@@ -298,34 +265,12 @@ describe('videos', () => {
     const path = '/api/v1/videos/reference-to-video';
     const [first, second] = server.app.deps.media.reference_video;
     const element = { frontal_image_url: imageUrl, reference_image_urls: [imageUrl] };
-    await expectError(server, team.key, path, { prompt: '@Element1 walks' }, 400, 'invalid_request', 'prompt');
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: '@Element2 walks', elements: [element] },
-      400,
-      'invalid_request',
-      'prompt',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'in @Image3', image_urls: [imageUrl, imageUrl] },
-      400,
-      'invalid_request',
-      'prompt',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'x', image_urls: [imageUrl, imageUrl, imageUrl] },
-      400,
-      'invalid_request',
-      'image_urls',
-    );
+    await expectInvalid(server, team.key, path, [
+      [{ prompt: '@Element1 walks' }, 'prompt'],
+      [{ prompt: '@Element2 walks', elements: [element] }, 'prompt'],
+      [{ prompt: 'in @Image3', image_urls: [imageUrl, imageUrl] }, 'prompt'],
+      [{ prompt: 'x', image_urls: [imageUrl, imageUrl, imageUrl] }, 'image_urls'],
+    ]);
     await expectError(
       server,
       team.key,
@@ -334,40 +279,21 @@ describe('videos', () => {
       400,
       'invalid_request',
     );
-    await expectError(server, team.key, path, { prompt: 'x', duration: '4' }, 400, 'invalid_request', 'duration');
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'x', resolution: '1080p' },
-      400,
-      'invalid_request',
-      'resolution',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { prompt: 'x', aspect_ratio: '4:3' },
-      400,
-      'invalid_request',
-      'aspect_ratio',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      {
-        prompt: 'x',
-        multi_prompt: [
-          { prompt: 'a', duration: '8' },
-          { prompt: 'b', duration: '8' },
-        ],
-      },
-      400,
-      'invalid_request',
-      'multi_prompt',
-    );
+    await expectInvalid(server, team.key, path, [
+      [{ prompt: 'x', duration: '4' }, 'duration'],
+      [{ prompt: 'x', resolution: '1080p' }, 'resolution'],
+      [{ prompt: 'x', aspect_ratio: '4:3' }, 'aspect_ratio'],
+      [
+        {
+          prompt: 'x',
+          multi_prompt: [
+            { prompt: 'a', duration: '8' },
+            { prompt: 'b', duration: '8' },
+          ],
+        },
+        'multi_prompt',
+      ],
+    ]);
     await expectError(
       server,
       team.key,
@@ -416,43 +342,16 @@ describe('videos', () => {
     const long = media.talking_head.find((m) => m.settings.durations.includes(30));
     const template = media.talking_head_templates[0];
     assert.ok(def && sheet && scriptOnly && long && template);
-    await expectError(server, team.key, path, { start_image_url: imageUrl }, 400, 'invalid_request', 'script');
-    await expectError(
-      server,
-      team.key,
-      path,
-      { audio_mode: 'upload', start_image_url: imageUrl },
-      400,
-      'invalid_request',
-      'audio_url',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { script: 'hi', start_image_url: imageUrl },
-      400,
-      'invalid_request',
-      'influencer_id',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { script: 'hi', model: sheet.id },
-      400,
-      'invalid_request',
-      'influencer_id',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { audio_mode: 'upload', audio_url: speechUrl, start_image_url: imageUrl, static_camera: false },
-      400,
-      'invalid_request',
-      'static_camera',
-    );
+    await expectInvalid(server, team.key, path, [
+      [{ start_image_url: imageUrl }, 'script'],
+      [{ audio_mode: 'upload', start_image_url: imageUrl }, 'audio_url'],
+      [{ script: 'hi', start_image_url: imageUrl }, 'influencer_id'],
+      [{ script: 'hi', model: sheet.id }, 'influencer_id'],
+      [
+        { audio_mode: 'upload', audio_url: speechUrl, start_image_url: imageUrl, static_camera: false },
+        'static_camera',
+      ],
+    ]);
     await expectError(
       server,
       team.key,
@@ -467,54 +366,33 @@ describe('videos', () => {
       404,
       'not_found',
     );
-    await expectError(
-      server,
-      team.key,
-      path,
-      {
-        audio_mode: 'upload',
-        audio_url: speechUrl,
-        template_id: template.id,
-        angle_id: 'upside-down',
-        influencer_id: 'inf_00000000000000000000000000',
-      },
-      400,
-      'invalid_request',
-      'angle_id',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { audio_mode: 'upload', audio_url: speechUrl, template_id: template.id, angle_id: template.angles[0]?.id },
-      400,
-      'invalid_request',
-      'influencer_id',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      {
-        audio_mode: 'upload',
-        audio_url: speechUrl,
-        start_image_url: imageUrl,
-        template_id: template.id,
-        angle_id: template.angles[0]?.id,
-      },
-      400,
-      'invalid_request',
-      'start_image_url',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { audio_mode: 'upload', audio_url: speechUrl, start_image_url: imageUrl, duration: '30' },
-      400,
-      'invalid_request',
-      'duration',
-    );
+    await expectInvalid(server, team.key, path, [
+      [
+        {
+          audio_mode: 'upload',
+          audio_url: speechUrl,
+          template_id: template.id,
+          angle_id: 'upside-down',
+          influencer_id: 'inf_00000000000000000000000000',
+        },
+        'angle_id',
+      ],
+      [
+        { audio_mode: 'upload', audio_url: speechUrl, template_id: template.id, angle_id: template.angles[0]?.id },
+        'influencer_id',
+      ],
+      [
+        {
+          audio_mode: 'upload',
+          audio_url: speechUrl,
+          start_image_url: imageUrl,
+          template_id: template.id,
+          angle_id: template.angles[0]?.id,
+        },
+        'start_image_url',
+      ],
+      [{ audio_mode: 'upload', audio_url: speechUrl, start_image_url: imageUrl, duration: '30' }, 'duration'],
+    ]);
     const thirty = await call(server, 'POST', path, {
       token: team.key,
       body: {
@@ -575,61 +453,15 @@ describe('videos', () => {
     );
 
     const other = topaz.video_models.find((v) => v.id !== topaz.default_video_model)?.id;
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: clip.url, upscale_factor: 3 },
-      400,
-      'invalid_request',
-      'upscale_factor',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: clip.url, compression: 0.5 },
-      400,
-      'invalid_request',
-      'compression',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: clip.url, topaz_video_model: other, softness: 2 },
-      400,
-      'invalid_request',
-      'softness',
-    );
-    await expectError(server, team.key, path, { video_url: clip.url, softness: 6 }, 400, 'invalid_request', 'softness');
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: clip.url, topaz_video_model: other, noise: 1.1 },
-      400,
-      'invalid_request',
-      'noise',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: clip.url, model: 'seedvr2', target_fps: 30 },
-      400,
-      'invalid_request',
-      'target_fps',
-    );
-    await expectError(
-      server,
-      team.key,
-      path,
-      { video_url: clip.url, target_fps: 61 },
-      400,
-      'invalid_request',
-      'target_fps',
-    );
+    await expectInvalid(server, team.key, path, [
+      [{ video_url: clip.url, upscale_factor: 3 }, 'upscale_factor'],
+      [{ video_url: clip.url, compression: 0.5 }, 'compression'],
+      [{ video_url: clip.url, topaz_video_model: other, softness: 2 }, 'softness'],
+      [{ video_url: clip.url, softness: 6 }, 'softness'],
+      [{ video_url: clip.url, topaz_video_model: other, noise: 1.1 }, 'noise'],
+      [{ video_url: clip.url, model: 'seedvr2', target_fps: 30 }, 'target_fps'],
+      [{ video_url: clip.url, target_fps: 61 }, 'target_fps'],
+    ]);
     const ok = await call(server, 'POST', path, {
       token: team.key,
       body: { video_url: clip.url, topaz_video_model: other, noise: 1, softness: undefined },
@@ -697,9 +529,11 @@ describe('videos', () => {
     assert.ok(Math.abs(probe.durationSeconds - 33 / 16) < 0.1, `duration ${probe.durationSeconds}`);
     assert.equal(probe.fps, 16);
 
-    await expectError(server, team.key, path, { mode: 'i2v', prompt: 'x', loras }, 400, 'invalid_request', 'image_url');
-    await expectError(server, team.key, path, { mode: 't2v', prompt: 'x', loras: [] }, 400, 'invalid_request', 'loras');
-    await expectError(server, team.key, path, { mode: 't2v', prompt: 'x' }, 400, 'invalid_request', 'loras');
+    await expectInvalid(server, team.key, path, [
+      [{ mode: 'i2v', prompt: 'x', loras }, 'image_url'],
+      [{ mode: 't2v', prompt: 'x', loras: [] }, 'loras'],
+      [{ mode: 't2v', prompt: 'x' }, 'loras'],
+    ]);
     for (const [field, value] of [
       ['num_frames', 16],
       ['num_frames', 162],
