@@ -9,6 +9,15 @@ const BURST_SECONDS = 10;
 /** Past this many buckets, full (idle) ones are dropped: they are the same as no bucket. */
 const SWEEP_AT = 10_000;
 
+/** What a request over the limit is told. */
+export interface RateLimited {
+  /** Whole seconds to wait before the next request can pass (at least 1). */
+  retryAfterSeconds: number;
+  /** Which limit was reached. */
+  limit: 'requests' | 'writes';
+  perMinute: number;
+}
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
@@ -40,9 +49,10 @@ class TokenBuckets {
     return bucket;
   }
 
-  /** Milliseconds until the bucket holds a whole token again. */
-  waitMs(bucket: Bucket): number {
-    return Math.ceil((1 - bucket.tokens) / this.#perMs);
+  /** What a request refused by this limit is told: whole seconds until a token is back. */
+  refusal(limit: RateLimited['limit'], bucket: Bucket): RateLimited {
+    const waitMs = (1 - bucket.tokens) / this.#perMs;
+    return { limit, perMinute: this.perMinute, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
   #sweep(now: number): void {
@@ -50,15 +60,6 @@ class TokenBuckets {
       if (bucket.tokens + (now - bucket.updatedAt) * this.#perMs >= this.#capacity) this.#buckets.delete(key);
     }
   }
-}
-
-/** What a request over the limit is told. */
-export interface RateLimited {
-  /** Whole seconds to wait before the next request can pass (at least 1). */
-  retryAfterSeconds: number;
-  /** Which limit was reached. */
-  limit: 'requests' | 'writes';
-  perMinute: number;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -79,20 +80,13 @@ export class TeamRateLimiter {
 
   /** Takes one request of `teamId`; undefined when it may pass, else how long to wait. */
   take(teamId: string, method: string, now = performance.now()): RateLimited | undefined {
+    const writeLimit = WRITE_METHODS.has(method) ? this.#writes : undefined;
+    const writes = writeLimit?.current(teamId, now);
     const requests = this.#requests?.current(teamId, now);
-    const writes = this.#writes && WRITE_METHODS.has(method) ? this.#writes.current(teamId, now) : undefined;
-    if (writes && writes.tokens < 1) return this.#refusal('writes', this.#writes as TokenBuckets, writes);
-    if (requests && requests.tokens < 1) return this.#refusal('requests', this.#requests as TokenBuckets, requests);
+    if (writeLimit && writes && writes.tokens < 1) return writeLimit.refusal('writes', writes);
+    if (this.#requests && requests && requests.tokens < 1) return this.#requests.refusal('requests', requests);
     if (requests) requests.tokens -= 1;
     if (writes) writes.tokens -= 1;
     return undefined;
-  }
-
-  #refusal(limit: RateLimited['limit'], buckets: TokenBuckets, bucket: Bucket): RateLimited {
-    return {
-      limit,
-      perMinute: buckets.perMinute,
-      retryAfterSeconds: Math.max(1, Math.ceil(buckets.waitMs(bucket) / 1000)),
-    };
   }
 }

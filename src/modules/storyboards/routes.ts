@@ -63,7 +63,8 @@ export default async function storyboardsRoutes(app: App): Promise<void> {
           'Creates a whole project graph in one transaction: either all of it is stored or nothing. Positions ' +
           'and versions follow the order of the arrays (1-based, versions oldest first). At most one image ' +
           'version per frame and one video version per shot may be `selected`; asset names are unique per kind. ' +
-          'Unknown fields are refused. The body may be up to 32 MiB (or JSON_BODY_LIMIT, if larger). Answers ' +
+          `Unknown fields are refused. The body may be up to ${IMPORT_BODY_LIMIT / (1024 * 1024)} MiB (or ` +
+          'JSON_BODY_LIMIT, if larger). Answers ' +
           'with the project as GET /api/v1/storyboard/{projectId} does. ' +
           'See docs/storyboards.md for a full example.',
         params: TeamParams,
