@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     baseline: await createTeamWithKey(servers.ours, env.adminToken, 'bench-baseline', TEAM_CREDITS),
     ours: await createTeamWithKey(servers.ours, env.adminToken, 'bench-ours', TEAM_CREDITS),
   };
-  const pool = createPool(env.databaseUrl, 2, () => undefined, 'genmedia-bench-check');
+  const pool = createPool(env.databaseUrl, 2, () => undefined, { applicationName: 'genmedia-bench-check' });
   onCleanup(() => pool.end());
 
   const templates: Partial<Record<Side, string>> = {};

@@ -28,6 +28,8 @@ export interface Deps {
   storage: Storage;
   /** Bearer token of the admin API; the admin API refuses every call when unset. */
   adminToken: string | undefined;
+  /** This process's id in service_instances (owner of the Idempotency-Key claims it takes). */
+  instanceId: string;
 }
 
 /** The Fastify instance type every module receives (TypeBox schemas give typed requests). */

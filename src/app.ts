@@ -12,6 +12,7 @@ import generationRoutes from './modules/generations/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import imageRoutes from './modules/images/routes.ts';
 import influencerRoutes from './modules/influencers/routes.ts';
+import { startInstanceHeartbeat } from './modules/instances/service.ts';
 import modelRoutes from './modules/models/routes.ts';
 import model3dRoutes from './modules/models3d/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
@@ -55,6 +56,11 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   }).withTypeProvider() as unknown as App;
 
   app.decorate('deps', deps);
+  // The process's liveness row: Idempotency-Key claims it takes are released when it stops beating.
+  const heartbeat = await startInstanceHeartbeat(deps.pool, deps.instanceId, 'api', (err) =>
+    app.log.warn({ err }, 'instance heartbeat failed'),
+  );
+  app.addHook('onClose', () => heartbeat.stop());
 
   app.addSchema(ErrorBody);
   app.addSchema(GenerationStatusRecord);

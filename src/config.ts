@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
+import type { DatabaseTimeouts } from './db/pool.ts';
+import type { ItemPolicy } from './engine/run-item.ts';
 
 const Role = Type.Enum(['api', 'worker', 'all']);
 
@@ -17,6 +19,9 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 3000 }),
   RATE_LIMIT_WRITES_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3000 }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  DATABASE_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100 })),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
@@ -34,6 +39,10 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
+  ITEM_LEASE_MS: Type.Integer({ minimum: 300, default: 60_000 }),
+  ITEM_MAX_INTERRUPTIONS: Type.Integer({ minimum: 0, maximum: 100, default: 5 }),
+  ITEM_FINISH_PATIENCE_MS: Type.Integer({ minimum: 0, default: 600_000 }),
+  SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 10_000 }),
   PAYMENT_PROVIDER: Type.Enum(['builtin', 'stripe', 'lemonsqueezy'], { default: 'builtin' }),
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -72,6 +81,8 @@ export interface Config {
   /** Per team and API process; 0 turns the limit off. */
   rateLimit: { requestsPerMinute: number; writesPerMinute: number };
   databasePoolSize: number;
+  /** When the database counts as unavailable (503 to clients, work retried later). */
+  databaseTimeouts: DatabaseTimeouts;
   workerConcurrency: number;
   shutdownTimeoutMs: number;
   /** The origin clients reach the service at; media URLs start with it. */
@@ -96,7 +107,10 @@ export interface Config {
   webhookRetryDelaysS: number[];
   /** A worker whose heartbeat is older than this is dead and its jobs are released. */
   workerDeadAfterMs: number;
-  itemMaxAttempts: number;
+  /** How items are run: provider attempts, leases, interruptions, patience with an outage. */
+  items: ItemPolicy;
+  /** How often a worker process looks for stranded items and deliveries. */
+  sweepIntervalMs: number;
   payments: {
     /** Who takes the money; `builtin` is a test checkout that credits without charging anyone. */
     provider: PaymentProviderName;
@@ -156,6 +170,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimit: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE },
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseTimeouts: {
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      queryMs: e.DATABASE_QUERY_TIMEOUT_MS ?? e.DATABASE_STATEMENT_TIMEOUT_MS + 2000,
+    },
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -176,7 +195,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorDelayMs: e.SIMULATOR_DELAY_MS,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),
     workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS,
-    itemMaxAttempts: e.ITEM_MAX_ATTEMPTS,
+    items: {
+      maxAttempts: e.ITEM_MAX_ATTEMPTS,
+      leaseMs: e.ITEM_LEASE_MS,
+      maxInterruptions: e.ITEM_MAX_INTERRUPTIONS,
+      finishPatienceMs: e.ITEM_FINISH_PATIENCE_MS,
+    },
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     payments: {
       provider: paymentProvider,
       stripe: {

@@ -4,6 +4,7 @@ import { loadMediaCatalog } from './catalog/media-models.ts';
 import { loadModelCatalog } from './catalog/models.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
+import { newId } from './lib/ids.ts';
 import { TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
@@ -35,5 +36,6 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
       },
     }),
     adminToken,
+    instanceId: newId('proc'),
   };
 }

@@ -32,5 +32,6 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     fetchMedia: createMediaFetcher(deps.storage, deps.config.allowPrivateUrls),
     simulatorDelayMs: deps.config.simulatorDelayMs,
     signal,
+    itemPolicy: deps.config.items,
   };
 }

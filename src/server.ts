@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { DEFAULT_TEAM_CREDITS, type LocalSetup, prepareLocalSetup } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { createDeps } from './deps.ts';
@@ -30,29 +31,35 @@ async function main(): Promise<void> {
     throw new Error('ADMIN_TOKEN must be set (24 characters or more) when DATABASE_URL is used.');
   }
 
-  const pool = createPool(databaseUrl, config.databasePoolSize, (err) =>
-    log.error({ err }, 'idle database client error'),
-  );
-  const stopDatabase = async () => {
-    await pool.end();
-    await embedded?.stop();
-  };
-
+  const logPoolError = (err: Error) => log.warn({ err }, 'database connection error');
+  // Migrations run on a pool of their own, without timeouts: they may wait on another process's
+  // lock or run long. The service's pool gives up on a hung or absent database in seconds.
+  const migrationPool = createPool(databaseUrl, 2, logPoolError, { applicationName: 'genmedia-migrate' });
   let adminToken = config.adminToken;
   try {
-    const applied = await migrate(pool);
-    await runMigrations({ pgPool: pool, logger: quietGraphileLogger });
+    const applied = await migrate(migrationPool);
+    await runMigrations({ pgPool: migrationPool, logger: quietGraphileLogger });
     if (applied.length > 0) log.info({ versions: applied }, 'migrations applied');
     if (embedded) {
-      const setup = await prepareLocalSetup(pool, config.dataDir, config.adminToken);
+      const setup = await prepareLocalSetup(migrationPool, config.dataDir, config.adminToken);
       adminToken = setup.adminToken;
       if (setup.created || setup.adminTokenIsNew) printCredentials(config, setup);
     }
   } catch (err) {
-    await stopDatabase().catch(() => undefined);
+    await migrationPool.end().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
     throw err;
   }
-  closers.push(stopDatabase);
+  await migrationPool.end();
+
+  const pool = createPool(databaseUrl, config.databasePoolSize, logPoolError, {
+    timeouts: config.databaseTimeouts,
+  });
+  closers.push(async () => {
+    await pool.end();
+    await embedded?.stop();
+  });
+  rideOutDatabaseOutages(log);
 
   const deps = createDeps(config, pool, adminToken);
   if (config.role !== 'api') {
@@ -74,6 +81,26 @@ async function main(): Promise<void> {
   }
 
   installSignalHandlers(log, closers, config.shutdownTimeoutMs);
+}
+
+/**
+ * A background database call that fails while the database is away (graphile-worker completes
+ * jobs without awaiting them, for one) must not take the process down with it: such work is
+ * retried, or found again by the recovery sweep, once the database is back. Any other
+ * unhandled rejection is a bug and still ends the process.
+ */
+function rideOutDatabaseOutages(log: pino.Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) {
+      log.warn(
+        { err: reason },
+        'database unavailable during background work; it is recovered once the database is back',
+      );
+      return;
+    }
+    log.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
 }
 
 function printCredentials(config: Config, setup: LocalSetup): void {

@@ -12,9 +12,11 @@ import {
 import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { ITEM_TASK } from './engine/create.ts';
+import { startSweeper } from './engine/recovery.ts';
 import { runItem } from './engine/run-item.ts';
 import * as workerSql from './engine/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
+import { deleteGoneInstances } from './modules/instances/service.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { executionContext, operations } from './operations.ts';
 
@@ -27,7 +29,7 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   return {
     [ITEM_TASK]: async (payload, helpers) => {
       const { item_id: itemId } = payload as { item_id: string };
-      await runItem(context, operations, itemId, helpers.job);
+      await runItem(context, operations, itemId, { mayRetry: true });
     },
     [WEBHOOK_TASK]: async (payload) => {
       const { delivery_id: deliveryId } = payload as { delivery_id: string };
@@ -38,6 +40,7 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
     },
     [CLEANUP_TASK]: async () => {
       await deleteExpiredIdempotencyKeys(pool);
+      await deleteGoneInstances(pool);
     },
   };
 }
@@ -70,14 +73,55 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   events.on('worker:create', ({ worker }) => announce(worker.workerId));
 
   const utils: WorkerUtils = await makeWorkerUtils({ pgPool: pool, logger });
-  const runner: Runner = await run({
-    pgPool: pool,
-    concurrency: config.workerConcurrency,
-    taskList: taskList(deps, abort.signal),
-    parsedCronItems: parseCronItems([{ task: CLEANUP_TASK, match: '17 * * * *', options: { backfillPeriod: 0 } }]),
-    noHandleSignals: true,
-    logger,
-    events,
+  const startRunner = () =>
+    run({
+      pgPool: pool,
+      concurrency: config.workerConcurrency,
+      taskList: taskList(deps, abort.signal),
+      parsedCronItems: parseCronItems([{ task: CLEANUP_TASK, match: '17 * * * *', options: { backfillPeriod: 0 } }]),
+      noHandleSignals: true,
+      logger,
+      events,
+    });
+  let stopping = false;
+  let runner: Runner = await startRunner();
+  // graphile-worker shuts its pool down when it cannot record a job's outcome (e.g. the
+  // database went away at that moment): the process stays, and a new runner takes over once
+  // the database answers again. Nothing is lost meanwhile: the jobs are still in the table.
+  const keepRunning = (current: Runner) => {
+    current.promise.then(
+      () => restart('the job runner stopped'),
+      (err: unknown) => restart('the job runner failed', err),
+    );
+  };
+  let restarting: Promise<void> | undefined;
+  const restart = (reason: string, err?: unknown) => {
+    if (stopping || restarting) return;
+    log.warn({ err }, `${reason}: starting a new one`);
+    restarting = (async () => {
+      for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
+        try {
+          runner = await startRunner();
+          keepRunning(runner);
+          log.info('job runner restarted');
+          return;
+        } catch (startError) {
+          log.warn({ err: startError }, 'job runner could not start yet');
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    })().finally(() => {
+      restarting = undefined;
+    });
+  };
+  keepRunning(runner);
+  const sweeper = startSweeper(pool, operations, {
+    intervalMs: config.sweepIntervalMs,
+    leaseMs: config.items.leaseMs,
+    log: (outcome) =>
+      outcome instanceof Error
+        ? log.error({ err: outcome }, 'recovery sweep failed')
+        : log.warn({ sweep: outcome }, 'recovery sweep took up stranded work'),
   });
 
   const beatEvery = Math.max(250, Math.floor(config.workerDeadAfterMs / 4));
@@ -99,8 +143,11 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
 
   return {
     stop: async () => {
+      stopping = true;
       clearInterval(timer);
-      await runner.stop();
+      await sweeper.stop();
+      await restarting;
+      await runner.stop().catch((err: unknown) => log.warn({ err }, 'job runner stopped with an error'));
       abort.abort();
       await workerSql.forget(pool, [...mine]).catch(() => undefined);
       await utils.release();

@@ -93,7 +93,9 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     WORKER_DEAD_AFTER_MS: '2000',
     ...options.env,
   });
-  const pool = createPool(database.url, config.databasePoolSize, () => undefined);
+  const pool = createPool(database.url, config.databasePoolSize, () => undefined, {
+    timeouts: config.databaseTimeouts,
+  });
   const deps = createDeps(config, pool, adminToken);
   const { app, routes } = await buildApp(deps);
   await app.listen({ port, host: '127.0.0.1' });

@@ -14,12 +14,17 @@ export function resultKey(generationId: string, itemId: string, storageToken: st
 
 /** The job that runs one item. */
 export const ITEM_TASK = 'generation_item';
+/**
+ * Attempts of an item's job. Provider failures are counted on the item itself (ITEM_MAX_ATTEMPTS);
+ * the job's own attempts also absorb runs lost to crashes and outages, and a job that runs out
+ * of them is found and queued again by the recovery sweep.
+ */
+export const ITEM_JOB_MAX_ATTEMPTS = 25;
 
 export interface CreateInput {
   teamId: string;
   workspaceId: string | null;
   plan: GenerationPlan;
-  itemMaxAttempts: number;
   /** Delays the jobs of the items the request runs itself (a safety net should the process die). */
   jobsRunAt?: (position: number) => Date | null;
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
@@ -79,7 +84,7 @@ export async function createGeneration(
       byRunAt.set(at, [...(byRunAt.get(at) ?? []), item.id]);
     }
     for (const [at, ids] of byRunAt) {
-      await sql.addItemJobs(client, ITEM_TASK, ids, input.itemMaxAttempts, at === null ? null : new Date(at));
+      await sql.addItemJobs(client, ITEM_TASK, ids, ITEM_JOB_MAX_ATTEMPTS, at === null ? null : new Date(at));
     }
     const created: CreatedGeneration = {
       id,

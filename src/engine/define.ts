@@ -112,7 +112,6 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         teamId,
         workspaceId,
         plan,
-        itemMaxAttempts: deps.config.itemMaxAttempts,
         jobsRunAt,
         finish: async (client, created) => {
           await endpoint.onCreated?.(client, created, plan, owner);
@@ -123,7 +122,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       if (inRequest.size > 0) {
         const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
         const first = [...inRequest].map((position) => created.itemIds[position] as string);
-        await Promise.all(first.map((id) => runItem(context, operations, id, { attempts: 1, max_attempts: 1 })));
+        await Promise.all(first.map((id) => runItem(context, operations, id, { mayRetry: false })));
       }
       return response;
     }
@@ -132,12 +131,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       teamId,
       workspaceId,
       plan,
-      itemMaxAttempts: deps.config.itemMaxAttempts,
       jobsRunAt,
       finish: (client, created) => endpoint.onCreated?.(client, created, plan, owner) ?? Promise.resolve(),
     });
     const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
-    await Promise.all(created.itemIds.map((id) => runItem(context, operations, id, { attempts: 1, max_attempts: 1 })));
+    await Promise.all(created.itemIds.map((id) => runItem(context, operations, id, { mayRetry: false })));
     const items = await Promise.all(
       created.itemIds.map(async (id) => {
         const row = await selectItemResult(deps.pool, id);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { retryWhileUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import { changeCredits } from '../modules/credits/service.ts';
 import { enqueueWebhook } from '../modules/webhooks/service.ts';
@@ -9,12 +10,7 @@ import * as sql from './sql.ts';
 import { toStatusRecord } from './status.ts';
 import type { ExecutableItem, ExecutionContext, Operation } from './types.ts';
 
-export interface JobAttempt {
-  attempts: number;
-  max_attempts: number;
-}
-
-type Outcome = { ok: true; url: string; file: ProviderFile } | { ok: false; error: string };
+export type Outcome = { ok: true; url: string; file: ProviderFile } | { ok: false; error: string };
 
 function executable(item: sql.ClaimedItem): ExecutableItem {
   return {
@@ -35,7 +31,7 @@ function executable(item: sql.ClaimedItem): ExecutableItem {
  * the operation's completion hook, the refund of a failed item, the generation's counters and
  * final status, and the webhook. A second call for the same item changes nothing.
  */
-async function finishItem(
+export async function finishItem(
   pool: pg.Pool,
   operation: Operation | undefined,
   item: sql.ClaimedItem,
@@ -95,38 +91,96 @@ async function finishItem(
   });
 }
 
+/** How a process runs items: retries, leases and the bound on interrupted runs. */
+export interface ItemPolicy {
+  /** Provider attempts of an item whose failures are retryable. */
+  maxAttempts: number;
+  /** How long a claim holds the item without renewal; renewed at a third of it while running. */
+  leaseMs: number;
+  /** Runs that may end without an outcome (a crash, an outage) before the item is failed. */
+  maxInterruptions: number;
+  /** How long recording a finished item waits for an unavailable database. */
+  finishPatienceMs: number;
+}
+
+/** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
+export interface RunOptions {
+  mayRetry: boolean;
+}
+
+/** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
+function holdLease(ctx: ExecutionContext, itemId: string): () => void {
+  const every = Math.max(100, Math.floor(ctx.itemPolicy.leaseMs / 3));
+  let timer: NodeJS.Timeout;
+  const renew = () => {
+    sql.renewItemLeases(ctx.pool, [itemId], ctx.itemPolicy.leaseMs).then(
+      () => {
+        timer = setTimeout(renew, every);
+      },
+      () => {
+        timer = setTimeout(renew, Math.min(every, 1000));
+      },
+    );
+  };
+  timer = setTimeout(renew, every);
+  return () => clearTimeout(timer);
+}
+
 /**
- * Runs one item: claim it, run its operation, copy the result into our storage, and record the
- * outcome. A retryable failure is rethrown while attempts remain (the queue retries with
- * backoff); any other failure, or the last attempt, fails the item and refunds it. Workers run
- * this from the item's job; synchronous endpoints run it in the request, with no retries.
+ * Runs one item: claim it under a lease, run its operation, copy the result into our storage,
+ * and record the outcome. A retryable provider failure is counted on the item and rethrown
+ * while attempts remain (the queue retries with backoff); any other failure, or the last
+ * attempt, fails the item and refunds it. Runs that ended with no outcome (a crash or an
+ * outage) are not provider failures: they are counted apart and fail the item only past
+ * `maxInterruptions`. Recording a finished item rides out a database outage, so done work is
+ * not thrown away. Workers run this from the item's job; synchronous endpoints run it in the
+ * request, with no retries.
  */
 export async function runItem(
   ctx: ExecutionContext,
   operations: Record<string, Operation>,
   itemId: string,
-  job: JobAttempt,
+  options: RunOptions,
 ): Promise<void> {
-  const item = await sql.claimItem(ctx.pool, itemId);
+  const policy = ctx.itemPolicy;
+  const item = await sql.claimItem(ctx.pool, itemId, policy.leaseMs);
   if (!item) return;
+  const finish = (outcome: Outcome) =>
+    retryWhileUnavailable(() => finishItem(ctx.pool, operations[item.operation], item, outcome), {
+      maxMs: policy.finishPatienceMs,
+    });
   const operation = operations[item.operation];
   if (!operation) {
-    await finishItem(ctx.pool, operation, item, { ok: false, error: `No executor for operation ${item.operation}` });
+    await finish({ ok: false, error: `No executor for operation ${item.operation}` });
     return;
   }
+  const interruptions = item.attempts - 1 - item.failures;
+  if (interruptions > policy.maxInterruptions) {
+    await finish({
+      ok: false,
+      error: `Stopped after its run was interrupted ${interruptions} times (the worker running it stopped)`,
+    });
+    return;
+  }
+  const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;
   try {
     file = await operation.execute(ctx, executable(item));
   } catch (err) {
+    releaseLease();
     const retryable = !(err instanceof ProviderError) || err.retryable;
-    if (retryable && job.attempts < job.max_attempts) throw err;
-    await finishItem(ctx.pool, operation, item, {
-      ok: false,
-      error: err instanceof Error ? err.message : String(err),
-    });
+    if (retryable && options.mayRetry && item.failures + 1 < policy.maxAttempts) {
+      await sql.recordItemFailure(ctx.pool, item.id);
+      throw err;
+    }
+    await finish({ ok: false, error: err instanceof Error ? err.message : String(err) });
     return;
   }
-  const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
-  await ctx.storage.put(key, file.data, file.contentType);
-  await finishItem(ctx.pool, operation, item, { ok: true, url: ctx.storage.publicUrl(key), file });
+  try {
+    const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
+    await ctx.storage.put(key, file.data, file.contentType);
+    await finish({ ok: true, url: ctx.storage.publicUrl(key), file });
+  } finally {
+    releaseLease();
+  }
 }

@@ -182,7 +182,10 @@ export interface ClaimedItem {
   model: string | null;
   input: Record<string, unknown>;
   storage_token: string;
+  /** Claims so far, this one included. */
   attempts: number;
+  /** Claims that ended in a provider failure. */
+  failures: number;
   price: number;
   team_id: string;
   workspace_id: string | null;
@@ -191,15 +194,17 @@ export interface ClaimedItem {
 }
 
 /**
- * Moves an item to PROCESSING (again, after a crash) and its generation from queued to
- * processing. Nothing comes back for an item that is already finished: the job is then a no-op.
+ * Moves an item to PROCESSING (again, after a crash) under a lease of `leaseMs`, and its
+ * generation from queued to processing. Nothing comes back for an item that is already
+ * finished: the job is then a no-op.
  */
-export async function claimItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
+export async function claimItem(db: Queryable, itemId: string, leaseMs: number): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(
     `with item as (
-       update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now()
+       update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now(),
+         lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
-       returning id, generation_id, position, type, model, input, storage_token, attempts, price
+       returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -207,9 +212,155 @@ export async function claimItem(db: Queryable, itemId: string): Promise<ClaimedI
      )
      select item.*, g.team_id, g.workspace_id, g.operation, g.input as generation_input
      from item join generations g on g.id = item.generation_id`,
+    [itemId, leaseMs],
+  );
+  return rows[0];
+}
+
+/** An unfinished item as a claim would return it, without claiming it (to fail it from the sweep). */
+export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
+  const { rows } = await db.query<ClaimedItem>(
+    `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
+            i.price, g.team_id, g.workspace_id, g.operation, g.input as generation_input
+     from generation_items i join generations g on g.id = i.generation_id
+     where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],
   );
   return rows[0];
+}
+
+/** Extends the leases of items this process is running. */
+export async function renewItemLeases(db: Queryable, itemIds: string[], leaseMs: number): Promise<void> {
+  await db.query(
+    `update generation_items set lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
+     where id = any($1::text[]) and status = 'PROCESSING'`,
+    [itemIds, leaseMs],
+  );
+}
+
+/** Counts a failed provider attempt of an item that will be tried again, and lets its lease go. */
+export async function recordItemFailure(db: Queryable, itemId: string): Promise<void> {
+  await db.query(
+    `update generation_items set failures = failures + 1, lease_expires_at = null, updated_at = now()
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId],
+  );
+}
+
+// The recovery sweep. A job is "runnable" when graphile-worker will still pick it up: not
+// locked, attempts left. A locked job counts only through the lease of what it runs (its
+// process renews that lease); a locked job behind an expired lease was lost with its process,
+// or its completion was lost in an outage.
+
+const RUNNABLE_JOB = `
+  select 1 from graphile_worker._private_jobs j
+  join graphile_worker._private_tasks t on t.id = j.task_id
+  where t.identifier = $1::text and j.locked_at is null and j.attempts < j.max_attempts`;
+
+/**
+ * Unfinished items whose lease has run out (or that never had one) and that no runnable job
+ * will pick up, oldest first.
+ */
+export async function selectStrandedItems(db: Queryable, task: string, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select i.id from generation_items i
+     where i.status in ('QUEUED', 'PROCESSING')
+       and (i.lease_expires_at is null or i.lease_expires_at < now())
+       and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
+     order by i.created_at
+     limit $2::int`,
+    [task, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Unfinished items older than the deadline of their type (`deadlines` in seconds by item type,
+ * `fallbackS` for the rest), oldest first.
+ */
+export async function selectOverdueItems(
+  db: Queryable,
+  deadlines: Record<string, number>,
+  fallbackS: number,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select i.id from generation_items i
+     where i.status in ('QUEUED', 'PROCESSING')
+       and i.created_at < now() - make_interval(secs => coalesce(($1::jsonb ->> i.type)::float8, $2::float8))
+     order by i.created_at
+     limit $3::int`,
+    [JSON.stringify(deadlines), fallbackS, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Locks a stranded item for requeueing, checking again under the lock that it is still
+ * unfinished, out of lease and without a runnable job; false when it is no longer stranded.
+ */
+export async function lockStrandedItem(db: Queryable, task: string, itemId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `select 1 from generation_items i
+     where i.id = $2::text and i.status in ('QUEUED', 'PROCESSING')
+       and (i.lease_expires_at is null or i.lease_expires_at < now())
+       and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
+     for update of i`,
+    [task, itemId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Deletes the jobs of a task whose payload `field` is `value` (lost or spent ones, before a new one). */
+export async function deleteJobsFor(db: Queryable, task: string, field: string, value: string): Promise<void> {
+  await db.query(
+    `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+     where t.id = j.task_id and t.identifier = $1::text and j.payload->>$2::text = $3::text`,
+    [task, field, value],
+  );
+}
+
+/** Deliveries due for longer than `graceS` with no attempt under way and no runnable job. */
+export async function selectStrandedDeliveries(
+  db: Queryable,
+  task: string,
+  graceS: number,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select d.id from webhook_deliveries d
+     where d.state = 'pending'
+       and d.next_attempt_at < now() - make_interval(secs => $2::float8)
+       and (d.lease_expires_at is null or d.lease_expires_at < now())
+       and not exists (${RUNNABLE_JOB} and j.payload->>'delivery_id' = d.id)
+     order by d.next_attempt_at
+     limit $3::int`,
+    [task, graceS, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Locks a stranded delivery for requeueing, checking again under the lock; false when it is not. */
+export async function lockStrandedDelivery(db: Queryable, task: string, deliveryId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `select 1 from webhook_deliveries d
+     where d.id = $2::text and d.state = 'pending'
+       and (d.lease_expires_at is null or d.lease_expires_at < now())
+       and not exists (${RUNNABLE_JOB} and j.payload->>'delivery_id' = d.id)
+     for update of d`,
+    [task, deliveryId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Takes the sweep's lock for this session; false when another process holds it. */
+export async function tryLockSweep(db: Queryable, lockId: number): Promise<boolean> {
+  const { rows } = await db.query<{ locked: boolean }>('select pg_try_advisory_lock($1::bigint) as locked', [lockId]);
+  return rows[0]?.locked === true;
+}
+
+export async function unlockSweep(db: Queryable, lockId: number): Promise<void> {
+  await db.query('select pg_advisory_unlock($1::bigint)', [lockId]);
 }
 
 /** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
@@ -274,15 +425,6 @@ export async function countFinishedItem(
     [generationId, completed ? 1 : 0, completed ? 0 : 1, refund],
   );
   return rows[0] as CountedGeneration;
-}
-
-/** Items not finished yet, for sweeping a generation whose jobs were lost. */
-export async function selectUnfinishedItemIds(db: Queryable, generationId: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `select id from generation_items where generation_id = $1::text and status in ('QUEUED', 'PROCESSING')`,
-    [generationId],
-  );
-  return rows.map((r) => r.id);
 }
 
 // Worker liveness.

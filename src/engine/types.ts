@@ -4,6 +4,7 @@ import type { ModelCatalog } from '../catalog/models.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderFile } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
+import type { ItemPolicy } from './run-item.ts';
 
 /** One output a request asks for (batch N → N items). */
 export interface PlannedItem {
@@ -49,6 +50,8 @@ export interface ExecutionContext {
   fetchMedia(url: string): Promise<Buffer>;
   simulatorDelayMs: number;
   signal: AbortSignal;
+  /** Retries, leases and interruptions of the items this process runs. */
+  itemPolicy: ItemPolicy;
 }
 
 export interface ExecutableItem {

@@ -25,7 +25,8 @@ export type IdPrefix =
   | 'elem'
   | 'dp'
   | 'dpm'
-  | 'chk';
+  | 'chk'
+  | 'proc';
 
 /**
  * A new time-ordered id: 48 bits of milliseconds then 80 random bits, 26 base32 characters.

@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { App } from '../app-types.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, type ErrorCode, type ErrorDetail } from '../lib/errors.ts';
 import { validationDetails } from './validation.ts';
 
@@ -65,6 +66,18 @@ const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 // PostgreSQL refuses NUL characters and invalid encodings in text: that is bad input, not a bug.
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
 
+/** How long a client is told to wait when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+function databaseUnavailable(): AppError {
+  return new AppError(
+    'service_unavailable',
+    `The service cannot reach its database right now; retry in ${DATABASE_RETRY_AFTER_S} s`,
+    undefined,
+    { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+  );
+}
+
 /** One error handler and one not-found handler: every error leaves as `{"error": {...}}`. */
 export function installErrorHandling(app: App): void {
   // JSON bodies: Fastify's parser (which refuses __proto__ and constructor.prototype keys), plus
@@ -84,12 +97,15 @@ export function installErrorHandling(app: App): void {
     const appError =
       error instanceof AppError
         ? error
-        : fromFastifyError(error, {
-            bodyLimit: request.routeOptions.bodyLimit ?? app.deps.config.jsonBodyLimit,
-            consumes: schema?.consumes ?? ['application/json'],
-          });
+        : isDatabaseUnavailable(error)
+          ? databaseUnavailable()
+          : fromFastifyError(error, {
+              bodyLimit: request.routeOptions.bodyLimit ?? app.deps.config.jsonBodyLimit,
+              consumes: schema?.consumes ?? ['application/json'],
+            });
     if (appError) {
-      if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
+      else if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       if (appError.headers) reply.headers(appError.headers);
       return reply.code(appError.statusCode).send(body(appError.code, appError.message, appError.details));
     }

@@ -37,7 +37,12 @@ export function installIdempotency(app: App): void {
       return;
     }
     const hash = requestHash(`${request.method} ${request.url}`, request.body);
-    claimIdempotencyKey(app.deps.pool, request.principal.teamId, header, hash).then((outcome) => {
+    claimIdempotencyKey(app.deps.pool, {
+      teamId: request.principal.teamId,
+      key: header,
+      hash,
+      owner: app.deps.instanceId,
+    }).then((outcome) => {
       if (outcome.kind === 'replay') {
         reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
         reply.send(outcome.body);
@@ -59,9 +64,14 @@ export function installIdempotency(app: App): void {
       reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string'
         ? completeIdempotencyKey(app.deps.pool, claim, reply.statusCode, payload)
         : releaseIdempotencyKey(app.deps.pool, claim);
+    // The work is done and its answer goes out whatever happens here: a claim that could not be
+    // stored (taken over, or the database away) stays as it is, and is released with its owner.
     stored.then(
       () => done(null, payload),
-      (err: unknown) => done(err as Error),
+      (err: unknown) => {
+        request.log.warn({ err }, 'could not store the Idempotency-Key response');
+        done(null, payload);
+      },
     );
   });
 }

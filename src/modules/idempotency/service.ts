@@ -1,16 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';
 import { AppError } from '../../lib/errors.ts';
+import { INSTANCE_DEAD_AFTER_MS } from '../instances/service.ts';
 import * as sql from './sql.ts';
 
 /** How long a key and its response are kept. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
-// A claim this old whose request never finished (the process died) may be taken over.
+// A claim from before claims had owners, never finished, may be taken over after this long.
 const ABANDONED_AFTER_SECONDS = 120;
+/** What a 409 tells the client to wait before it retries. */
+export const CONFLICT_RETRY_AFTER_S = 1;
 
 export interface IdempotencyClaim {
   teamId: string;
   key: string;
+  /** The process holding the claim (its service_instances id). */
+  owner: string;
   /** Set once the response has been stored (inside the work's own transaction, when it has one). */
   completed: boolean;
 }
@@ -44,15 +49,15 @@ export function requestHash(route: string, body: unknown): string {
  */
 export async function claimIdempotencyKey(
   db: Queryable,
-  teamId: string,
-  key: string,
-  hash: string,
+  request: { teamId: string; key: string; hash: string; owner: string },
 ): Promise<ClaimOutcome> {
-  if (await sql.claimKey(db, teamId, key, hash, IDEMPOTENCY_TTL_HOURS, ABANDONED_AFTER_SECONDS)) {
-    return { kind: 'claimed', claim: { teamId, key, completed: false } };
+  const { teamId, key, owner } = request;
+  if (await sql.claimKey(db, request, IDEMPOTENCY_TTL_HOURS, INSTANCE_DEAD_AFTER_MS, ABANDONED_AFTER_SECONDS)) {
+    return { kind: 'claimed', claim: { teamId, key, owner, completed: false } };
   }
   const row = await sql.selectKey(db, teamId, key);
-  if (!row) return claimIdempotencyKey(db, teamId, key, hash); // expired and deleted in between
+  if (!row) return claimIdempotencyKey(db, request); // expired and deleted in between
+  const hash = request.hash;
   if (row.request_hash !== hash) {
     throw new AppError(
       'idempotency_mismatch',
@@ -63,25 +68,39 @@ export async function claimIdempotencyKey(
     throw new AppError(
       'idempotency_conflict',
       'A request with this Idempotency-Key is still in progress; retry after it finishes',
+      undefined,
+      { 'retry-after': String(CONFLICT_RETRY_AFTER_S) },
     );
   }
   return { kind: 'replay', status: row.response_status, body: row.response_body };
 }
 
-/** Stores the response of a claimed key (call inside the work's transaction when it has one). */
+/**
+ * Stores the response of a claimed key (call inside the work's transaction when it has one). A
+ * claim taken over in the meantime (this process was thought gone) is a 409, so that the work's
+ * transaction rolls back instead of doing the work a second time.
+ */
 export async function completeIdempotencyKey(
   db: Queryable,
   claim: IdempotencyClaim,
   status: number,
   body: string,
 ): Promise<void> {
-  await sql.completeKey(db, claim.teamId, claim.key, status, body);
+  const stored = await sql.completeKey(db, claim, status, body);
   claim.completed = true;
+  if (!stored) {
+    throw new AppError(
+      'idempotency_conflict',
+      'Another request took over this Idempotency-Key; retry to get its answer',
+      undefined,
+      { 'retry-after': String(CONFLICT_RETRY_AFTER_S) },
+    );
+  }
 }
 
 /** Drops the claim of a refused request. */
 export async function releaseIdempotencyKey(db: Queryable, claim: IdempotencyClaim): Promise<void> {
-  await sql.releaseKey(db, claim.teamId, claim.key);
+  await sql.releaseKey(db, claim);
 }
 
 /** Deletes keys past their retention (a periodic job). */

@@ -8,27 +8,35 @@ export interface IdempotencyRow {
 }
 
 /**
- * Claims a key for a request. A key older than the retention, or one left in flight by a request
- * that died, with the same body, can be claimed again. True when this request now owns the key.
+ * Claims a key for a request, for the process `owner`. A key older than the retention can be
+ * claimed again; so can one left in flight, with the same body, by a process that is gone (it
+ * stopped beating for `ownerDeadAfterMs`), or, for claims from before owners were recorded, one
+ * in flight for `abandonedAfterSeconds`. True when this request now owns the key.
  */
 export async function claimKey(
   db: Queryable,
-  teamId: string,
-  key: string,
-  hash: string,
+  claim: { teamId: string; key: string; hash: string; owner: string },
   ttlHours: number,
+  ownerDeadAfterMs: number,
   abandonedAfterSeconds: number,
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `insert into idempotency_keys (team_id, key, request_hash, state) values ($1::text, $2::text, $3::text, 'in_flight')
+    `insert into idempotency_keys (team_id, key, request_hash, state, owner)
+     values ($1::text, $2::text, $3::text, 'in_flight', $4::text)
      on conflict (team_id, key) do update
        set request_hash = excluded.request_hash, state = 'in_flight', response_status = null,
-           response_body = null, created_at = now()
-       where idempotency_keys.created_at < now() - make_interval(hours => $4::int)
+           response_body = null, created_at = now(), owner = excluded.owner
+       where idempotency_keys.created_at < now() - make_interval(hours => $5::int)
           or (idempotency_keys.state = 'in_flight'
               and idempotency_keys.request_hash = excluded.request_hash
-              and idempotency_keys.created_at < now() - make_interval(secs => $5::int))`,
-    [teamId, key, hash, ttlHours, abandonedAfterSeconds],
+              and case when idempotency_keys.owner is null
+                    then idempotency_keys.created_at < now() - make_interval(secs => $7::int)
+                    else not exists (
+                      select 1 from service_instances s
+                      where s.id = idempotency_keys.owner
+                        and s.heartbeat_at > now() - make_interval(secs => $6::float8 / 1000))
+                  end)`,
+    [claim.teamId, claim.key, claim.hash, claim.owner, ttlHours, ownerDeadAfterMs, abandonedAfterSeconds],
   );
   return (rowCount ?? 0) > 0;
 }
@@ -42,27 +50,32 @@ export async function selectKey(db: Queryable, teamId: string, key: string): Pro
   return rows[0];
 }
 
-/** Stores the response to replay; runs in the transaction that did the work when there is one. */
+/**
+ * Stores the response to replay; runs in the transaction that did the work when there is one.
+ * False when the claim is no longer this owner's (it was taken over after this process was
+ * thought gone): the caller must then not commit the work.
+ */
 export async function completeKey(
   db: Queryable,
-  teamId: string,
-  key: string,
+  claim: { teamId: string; key: string; owner: string },
   status: number,
   body: string,
-): Promise<void> {
-  await db.query(
-    `update idempotency_keys set state = 'done', response_status = $3::int, response_body = $4::text
-     where team_id = $1::text and key = $2::text`,
-    [teamId, key, status, body],
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update idempotency_keys set state = 'done', response_status = $4::int, response_body = $5::text
+     where team_id = $1::text and key = $2::text and owner = $3::text and state = 'in_flight'`,
+    [claim.teamId, claim.key, claim.owner, status, body],
   );
+  return (rowCount ?? 0) > 0;
 }
 
 /** Forgets a claim whose request was refused, so the client may fix it and retry with the key. */
-export async function releaseKey(db: Queryable, teamId: string, key: string): Promise<void> {
-  await db.query(`delete from idempotency_keys where team_id = $1::text and key = $2::text and state = 'in_flight'`, [
-    teamId,
-    key,
-  ]);
+export async function releaseKey(db: Queryable, claim: { teamId: string; key: string; owner: string }): Promise<void> {
+  await db.query(
+    `delete from idempotency_keys
+     where team_id = $1::text and key = $2::text and owner = $3::text and state = 'in_flight'`,
+    [claim.teamId, claim.key, claim.owner],
+  );
 }
 
 export async function deleteExpiredKeys(db: Queryable, ttlHours: number): Promise<number> {

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
+import { retryWhileUnavailable } from '../../db/errors.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { addJob } from '../../engine/sql.ts';
@@ -9,6 +10,15 @@ import * as sql from './sql.ts';
 
 export const WEBHOOK_TASK = 'webhook_deliver';
 const TIMEOUT_MS = 10_000;
+// An attempt holds its delivery this long: the POST's timeout with room to record the outcome.
+const ATTEMPT_LEASE_MS = 60_000;
+const RECORD_PATIENCE_MS = 30_000;
+/**
+ * Attempts of one delivery job. The schedule of DESIGN §6 is kept by the delivery row (one job
+ * per scheduled attempt); the job's own retries only cover an attempt cut short by a crash or
+ * an outage, which is then made again with the same webhook-id (at-least-once).
+ */
+export const WEBHOOK_JOB_MAX_ATTEMPTS = 25;
 
 /** Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the secret. */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
@@ -28,7 +38,12 @@ export async function enqueueWebhook(
   const id = newId('whd');
   const payload = JSON.stringify({ type: d.eventType, timestamp: new Date().toISOString(), data: d.data });
   const inserted = await sql.insertDelivery(db, { ...d, id, payload });
-  if (inserted) await addJob(db, WEBHOOK_TASK, { delivery_id: id }, { maxAttempts: 1 });
+  if (inserted) await queueDeliveryAttempt(db, id);
+}
+
+/** Queues the job of a delivery's next attempt, in the caller's transaction. */
+export async function queueDeliveryAttempt(db: Queryable, deliveryId: string, runAt?: Date): Promise<void> {
+  await addJob(db, WEBHOOK_TASK, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_MAX_ATTEMPTS, runAt });
 }
 
 export interface DeliveryOptions {
@@ -41,7 +56,7 @@ export interface DeliveryOptions {
  * not followed. A failure schedules the next attempt as a new job until the schedule runs out.
  */
 export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options: DeliveryOptions): Promise<void> {
-  const delivery = await sql.selectPendingDelivery(pool, deliveryId);
+  const delivery = await sql.leasePendingDelivery(pool, deliveryId, ATTEMPT_LEASE_MS);
   if (!delivery) return;
   const attempt = delivery.attempts + 1;
   const timestamp = Math.floor(Date.now() / 1000);
@@ -74,16 +89,19 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
   }
   const durationMs = Date.now() - started;
   const delay = options.retryDelaysS[attempt - 1];
-  await withTransaction(pool, async (client) => {
-    await sql.recordAttempt(client, { deliveryId, attempt, statusCode, error, durationMs });
-    if (error === null) {
-      await sql.updateDelivery(client, deliveryId, attempt, 'delivered', null);
-    } else if (delay === undefined) {
-      await sql.updateDelivery(client, deliveryId, attempt, 'failed', null);
-    } else {
-      const next = new Date(Date.now() + delay * 1000);
-      await sql.updateDelivery(client, deliveryId, attempt, 'pending', next);
-      await addJob(client, WEBHOOK_TASK, { delivery_id: deliveryId }, { maxAttempts: 1, runAt: next });
-    }
-  });
+  // The POST is made: a short outage must not make it again (it would still be safe: same webhook-id).
+  const record = () =>
+    withTransaction(pool, async (client) => {
+      await sql.recordAttempt(client, { deliveryId, attempt, statusCode, error, durationMs });
+      if (error === null) {
+        await sql.updateDelivery(client, deliveryId, attempt, 'delivered', null);
+      } else if (delay === undefined) {
+        await sql.updateDelivery(client, deliveryId, attempt, 'failed', null);
+      } else {
+        const next = new Date(Date.now() + delay * 1000);
+        await sql.updateDelivery(client, deliveryId, attempt, 'pending', next);
+        await queueDeliveryAttempt(client, deliveryId, next);
+      }
+    });
+  await retryWhileUnavailable(record, { maxMs: RECORD_PATIENCE_MS });
 }

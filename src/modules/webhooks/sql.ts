@@ -26,13 +26,23 @@ export async function insertDelivery(
   return (rowCount ?? 0) > 0;
 }
 
-/** A pending delivery with its team's current signing secret. */
-export async function selectPendingDelivery(db: Queryable, id: string): Promise<DeliveryRow | undefined> {
+/**
+ * Takes a pending delivery for one attempt under a lease of `leaseMs` (the recovery sweep leaves
+ * it alone meanwhile), with its team's current signing secret.
+ */
+export async function leasePendingDelivery(
+  db: Queryable,
+  id: string,
+  leaseMs: number,
+): Promise<DeliveryRow | undefined> {
   const { rows } = await db.query<DeliveryRow>(
-    `select d.id, d.team_id, d.generation_id, d.url, d.event_type, d.payload, d.state, d.attempts, t.webhook_secret
-     from webhook_deliveries d join teams t on t.id = d.team_id
-     where d.id = $1::text and d.state = 'pending'`,
-    [id],
+    `with d as (
+       update webhook_deliveries set lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
+       where id = $1::text and state = 'pending'
+       returning id, team_id, generation_id, url, event_type, payload, state, attempts
+     )
+     select d.*, t.webhook_secret from d join teams t on t.id = d.team_id`,
+    [id, leaseMs],
   );
   return rows[0];
 }
@@ -59,7 +69,7 @@ export async function updateDelivery(
 ): Promise<void> {
   await db.query(
     `update webhook_deliveries set attempts = $2::int, state = $3::text, next_attempt_at = $4::timestamptz,
-       updated_at = now()
+       lease_expires_at = null, updated_at = now()
      where id = $1::text`,
     [id, attempts, state, nextAttemptAt],
   );

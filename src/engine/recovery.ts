@@ -1,0 +1,138 @@
+import type pg from 'pg';
+import { isDatabaseUnavailable } from '../db/errors.ts';
+import { withTransaction } from '../db/pool.ts';
+import { queueDeliveryAttempt, WEBHOOK_TASK } from '../modules/webhooks/service.ts';
+import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from './create.ts';
+import { finishItem } from './run-item.ts';
+import * as sql from './sql.ts';
+import type { Operation } from './types.ts';
+
+/**
+ * How long an item may take from acceptance to its outcome, by item type, before the sweep
+ * fails and refunds it: generous next to any provider's real time, so only work that is truly
+ * stuck is stopped.
+ */
+export const ITEM_DEADLINES_S: Record<string, number> = {
+  text: 15 * 60,
+  image: 30 * 60,
+  audio: 30 * 60,
+  video: 2 * 3600,
+  model: 2 * 3600,
+};
+const FALLBACK_DEADLINE_S = 3600;
+// A delivery due this long with nothing under way is queued again.
+const DELIVERY_GRACE_S = 30;
+// Arbitrary constant: one sweep at a time across every process.
+const SWEEP_LOCK = 7_305_002_009;
+const BATCH = 500;
+
+export interface SweepReport {
+  requeuedItems: number;
+  failedItems: number;
+  requeuedDeliveries: number;
+}
+
+export interface SweepOptions {
+  /** Only with leases to judge: the database has been reachable for a whole lease (see Sweeper). */
+  judgeLeases: boolean;
+}
+
+/**
+ * One pass of the recovery sweep: fails and refunds items past their deadline (exactly once:
+ * the item's status guard), queues again the items that nothing is running or will run (a lost
+ * or spent job, a completion lost in an outage), and queues again the webhook deliveries left
+ * pending the same way. Safe beside a concurrent sweep and beside running work: every change
+ * re-checks its condition under the row's lock.
+ */
+export async function sweepOnce(
+  pool: pg.Pool,
+  operations: Record<string, Operation>,
+  options: SweepOptions,
+): Promise<SweepReport> {
+  const report: SweepReport = { requeuedItems: 0, failedItems: 0, requeuedDeliveries: 0 };
+  for (const id of await sql.selectOverdueItems(pool, ITEM_DEADLINES_S, FALLBACK_DEADLINE_S, BATCH)) {
+    const item = await sql.selectUnfinishedItem(pool, id);
+    if (!item) continue;
+    const limit = ITEM_DEADLINES_S[item.type] ?? FALLBACK_DEADLINE_S;
+    await finishItem(pool, operations[item.operation], item, {
+      ok: false,
+      error: `Timed out: not finished within ${Math.round(limit / 60)} minutes of being accepted`,
+    });
+    report.failedItems += 1;
+  }
+  if (!options.judgeLeases) return report;
+  for (const id of await sql.selectStrandedItems(pool, ITEM_TASK, BATCH)) {
+    const requeued = await withTransaction(pool, async (client) => {
+      if (!(await sql.lockStrandedItem(client, ITEM_TASK, id))) return false;
+      await sql.deleteJobsFor(client, ITEM_TASK, 'item_id', id);
+      await sql.addJob(client, ITEM_TASK, { item_id: id }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+      return true;
+    });
+    if (requeued) report.requeuedItems += 1;
+  }
+  for (const id of await sql.selectStrandedDeliveries(pool, WEBHOOK_TASK, DELIVERY_GRACE_S, BATCH)) {
+    const requeued = await withTransaction(pool, async (client) => {
+      if (!(await sql.lockStrandedDelivery(client, WEBHOOK_TASK, id))) return false;
+      await sql.deleteJobsFor(client, WEBHOOK_TASK, 'delivery_id', id);
+      await queueDeliveryAttempt(client, id);
+      return true;
+    });
+    if (requeued) report.requeuedDeliveries += 1;
+  }
+  return report;
+}
+
+export interface Sweeper {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the sweep every `intervalMs` in this process, under a session advisory lock so that one
+ * process sweeps at a time (the lock goes with the session if the process dies). Leases are
+ * judged only once this process has seen the database reachable for a whole lease: after an
+ * outage, the processes still running items get the time to renew their leases first.
+ */
+export function startSweeper(
+  pool: pg.Pool,
+  operations: Record<string, Operation>,
+  options: { intervalMs: number; leaseMs: number; log: (report: SweepReport | Error) => void },
+): Sweeper {
+  let reachableSince: number | undefined = Date.now();
+  let running: Promise<void> | undefined;
+  const tick = async () => {
+    let client: pg.PoolClient | undefined;
+    let broken = false;
+    try {
+      client = await pool.connect();
+      if (!(await sql.tryLockSweep(client, SWEEP_LOCK))) return;
+      reachableSince ??= Date.now();
+      try {
+        const report = await sweepOnce(pool, operations, {
+          judgeLeases: Date.now() - reachableSince >= options.leaseMs,
+        });
+        if (report.failedItems + report.requeuedItems + report.requeuedDeliveries > 0) options.log(report);
+      } finally {
+        await sql.unlockSweep(client, SWEEP_LOCK);
+      }
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) {
+        reachableSince = undefined;
+        broken = true;
+      } else options.log(err as Error);
+    } finally {
+      client?.release(broken);
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= tick().finally(() => {
+      running = undefined;
+    });
+  }, options.intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
