@@ -11,6 +11,7 @@ import {
 } from 'graphile-worker';
 import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
 import { ITEM_TASK } from './engine/create.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { runItem } from './engine/run-item.ts';
@@ -27,7 +28,7 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   const { pool, config } = deps;
   const context = executionContext(deps, abort);
   return {
-    [ITEM_TASK]: async (payload, helpers) => {
+    [ITEM_TASK]: async (payload) => {
       const { item_id: itemId } = payload as { item_id: string };
       await runItem(context, operations, itemId, { mayRetry: true });
     },
@@ -125,16 +126,22 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   });
 
   const beatEvery = Math.max(250, Math.floor(config.workerDeadAfterMs / 4));
+  // After an outage every worker's last beat is old: judge others only once this process has
+  // seen the database for a whole dead-after period, so live workers have beaten again by then.
+  let reachableSince: number | undefined = Date.now();
   const timer = setInterval(() => {
     void (async () => {
       try {
         if (mine.size > 0) await workerSql.beat(pool, [...mine]);
+        reachableSince ??= Date.now();
+        if (Date.now() - reachableSince < config.workerDeadAfterMs) return;
         const dead = await workerSql.claimDeadWorkers(pool, config.workerDeadAfterMs);
         if (dead.length > 0) {
           await utils.forceUnlockWorkers(dead);
           log.warn({ workers: dead }, 'released the jobs of workers that stopped beating');
         }
       } catch (err) {
+        if (isDatabaseUnavailable(err)) reachableSince = undefined;
         log.warn({ err }, 'worker liveness check failed');
       }
     })();

@@ -14,6 +14,9 @@ import * as sql from './sql.ts';
 // process group, where a terminal's Ctrl-C would stop the database under in-flight requests.
 
 export interface EmbeddedDatabase {
+  /** The server's data folder (postmaster.pid names its process). */
+  pgData: string;
+  port: number;
   /** Connection string of the service's database on the embedded server. */
   url: string;
   /** Connection string of the maintenance database (for CREATE DATABASE). */
@@ -130,6 +133,7 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   log: (message: string) => void,
   databaseName = 'genmedia',
+  start: { port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   const root = resolve(dataDir);
   const pgData = join(root, 'postgres');
@@ -155,7 +159,7 @@ export async function startEmbeddedPostgres(
     log('a PostgreSQL left running on this data folder by an earlier run: stopping it');
     await pgCtl(['stop', '-D', pgData, '-m', 'fast', '-w']);
   }
-  const port = await freePort();
+  const port = start.port ?? (await freePort());
   const logFile = join(pgData, 'server.log');
   const options = [
     `-p ${port}`,
@@ -180,6 +184,8 @@ export async function startEmbeddedPostgres(
   }
 
   return {
+    pgData,
+    port,
     url: `${base}/${databaseName}`,
     adminUrl: `${base}/postgres`,
     stop: async () => {
