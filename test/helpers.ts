@@ -163,7 +163,11 @@ export interface TeamFixture {
 }
 
 /** Creates a team with credits and an API key through the admin API. */
-export async function createTeam(server: TestServer, credits = 1000, name = 'team'): Promise<TeamFixture> {
+export async function createTeam(
+  server: Pick<TestServer, 'url' | 'adminToken'>,
+  credits = 1000,
+  name = 'team',
+): Promise<TeamFixture> {
   const team = await call<{ id: string }>(server, 'POST', '/admin/v1/teams', {
     token: server.adminToken,
     body: { name, credits },

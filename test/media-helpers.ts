@@ -59,7 +59,7 @@ export async function fetchAndProbe(url: string) {
   return { data, contentType: r.headers.get('content-type'), probe: await probeMedia(data) };
 }
 
-export const balanceOf = async (server: TestServer, key: string) =>
+export const balanceOf = async (server: { url: string }, key: string) =>
   (await call<number>(server, 'GET', '/api/v1/billing/credits', { token: key })).body;
 
 /** Expects a 4xx with the given code and, when given, a detail for the field. */

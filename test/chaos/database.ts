@@ -8,14 +8,15 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embed
  */
 export class StandaloneDatabase {
   #db: EmbeddedDatabase | undefined;
+  #port: number | undefined;
   readonly dir: string;
-  readonly port: number;
-  constructor(dir: string, port: number) {
+  constructor(dir: string) {
     this.dir = dir;
-    this.port = port;
   }
+  /** Starts the server; the first start picks a free port, every later one takes the same. */
   async start(): Promise<EmbeddedDatabase> {
-    this.#db = await startEmbeddedPostgres(this.dir, () => undefined, 'genmedia', { port: this.port });
+    this.#db = await startEmbeddedPostgres(this.dir, () => undefined, 'genmedia', { port: this.#port });
+    this.#port = this.#db.port;
     return this.#db;
   }
   async stop(): Promise<void> {

@@ -113,7 +113,7 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
   };
   const dir = await mkdtemp(join(tmpdir(), 'genmedia-chaos-'));
   await chmod(dir, 0o755); // the database runs as its own user when we are root
-  const database = new StandaloneDatabase(join(dir, 'db'), await freePort());
+  const database = new StandaloneDatabase(join(dir, 'db'));
   const db = await database.start();
   const receiver = new Receiver();
   await receiver.start();
