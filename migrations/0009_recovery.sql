@@ -24,4 +24,6 @@ create table service_instances (
   started_at timestamptz not null default now(),
   heartbeat_at timestamptz not null default now()
 );
-alter table idempotency_keys add column owner text;
+-- A synchronous request records the generation it created under its claim, so that a retry that
+-- takes over the claim of a process that died finishes that generation instead of paying again.
+alter table idempotency_keys add column owner text, add column generation_id text;

@@ -382,18 +382,27 @@ describe('an API process killed with an Idempotency-Key in flight', () => {
     await server.close();
   });
 
-  test('its claim is released within seconds; meanwhile a retry gets 409 with Retry-After', async () => {
+  test('its claim is released within seconds (409 with Retry-After meanwhile) and the retry finishes the generation already paid for', async () => {
+    const charges = async () => {
+      const { rows } = await server.pool.query<{ n: number }>(
+        `select count(*)::int as n from credit_ledger where team_id = $1 and kind = 'charge'`,
+        [team.id],
+      );
+      return rows[0]?.n ?? 0;
+    };
+    const chargesBefore = await charges();
     const headers = { 'idempotency-key': `retry-${randomBytes(6).toString('hex')}` };
     const body = { voice_id: 'Deep_Voice_Man', text: 'Said once, even across a crash.' };
     const inFlight = call(slow, 'POST', '/api/v2/text-to-speech', { token: team.key, body, headers }).catch(
       () => undefined,
     );
-    await waitFor(async () => {
-      const { rows } = await server.pool.query<{ n: number }>(
-        `select count(*)::int as n from idempotency_keys where key = $1 and state = 'in_flight'`,
+    // In flight: its generation is accepted (and charged), its item running in the request.
+    const first = await waitFor(async () => {
+      const { rows } = await server.pool.query<{ generation_id: string | null }>(
+        `select generation_id from idempotency_keys where key = $1 and state = 'in_flight'`,
         [headers['idempotency-key']],
       );
-      return rows[0]?.n === 1 ? true : undefined;
+      return rows[0]?.generation_id ?? undefined;
     });
     await slow.kill();
     await inFlight;
@@ -408,6 +417,8 @@ describe('an API process killed with an Idempotency-Key in flight', () => {
       return r;
     });
     assert.equal(retried.status, 200, retried.text);
+    assert.equal((retried.body as { generation_id: string }).generation_id, first, 'the generation already paid for');
+    assert.equal(await charges(), chargesBefore + 1, 'charged once');
     const waited = Date.now() - killedAt;
     assert.ok(waited < 8000, `released after ${waited} ms`);
     const replay = await call(server, 'POST', '/api/v2/text-to-speech', { token: team.key, body, headers });

@@ -31,6 +31,44 @@ export interface CreateInput {
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
 }
 
+function created(
+  storage: Storage,
+  id: string,
+  items: Array<{ id: string; storageToken: string }>,
+  g: { creditsCharged: number; estimatedSeconds: number; createdAt: Date },
+): CreatedGeneration {
+  return {
+    id,
+    status: 'queued',
+    itemIds: items.map((i) => i.id),
+    resultUrl: (position, extension) => {
+      const item = items[position];
+      return item ? storage.publicUrl(resultKey(id, item.id, item.storageToken, extension)) : '';
+    },
+    ...g,
+  };
+}
+
+/**
+ * A generation accepted earlier, as createGeneration returned it (a synchronous request finishing
+ * the generation its crashed first attempt created); undefined when the team has no such one.
+ */
+export async function loadAcceptedGeneration(
+  pool: pg.Pool,
+  storage: Storage,
+  id: string,
+  teamId: string,
+): Promise<CreatedGeneration | undefined> {
+  const row = await sql.selectAcceptedGeneration(pool, id, teamId);
+  if (!row) return undefined;
+  return created(
+    storage,
+    id,
+    row.items.map((i) => ({ id: i.id, storageToken: i.storage_token })),
+    { creditsCharged: row.credits_charged, estimatedSeconds: row.estimated_seconds, createdAt: row.created_at },
+  );
+}
+
 /**
  * Accepts a generation in one transaction: charges the full price (402 and nothing written when
  * the balance is short), writes the generation and its items, queues one job per item, and runs
@@ -86,19 +124,12 @@ export async function createGeneration(
     for (const [at, ids] of byRunAt) {
       await sql.addItemJobs(client, ITEM_TASK, ids, ITEM_JOB_MAX_ATTEMPTS, at === null ? null : new Date(at));
     }
-    const created: CreatedGeneration = {
-      id,
-      status: 'queued',
-      itemIds: items.map((i) => i.id),
-      resultUrl: (position, extension) => {
-        const item = items[position];
-        return item ? storage.publicUrl(resultKey(id, item.id, item.storageToken, extension)) : '';
-      },
+    const accepted = created(storage, id, items, {
       creditsCharged: total,
       estimatedSeconds: plan.estimatedSeconds,
       createdAt,
-    };
-    await input.finish?.(client, created);
-    return created;
+    });
+    await input.finish?.(client, accepted);
+    return accepted;
   });
 }

@@ -4,10 +4,10 @@ import type { App, Deps } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
-import { completeIdempotencyKey } from '../modules/idempotency/service.ts';
+import { completeIdempotencyKey, recordClaimedGeneration } from '../modules/idempotency/service.ts';
 import { resolveWorkspace } from '../modules/workspaces/service.ts';
 import { executionContext, operations } from '../operations.ts';
-import { createGeneration } from './create.ts';
+import { createGeneration, loadAcceptedGeneration } from './create.ts';
 import { runItem } from './run-item.ts';
 import { selectItemResult } from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
@@ -127,13 +127,24 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       return response;
     }
 
-    const created = await createGeneration(deps.pool, deps.storage, {
-      teamId,
-      workspaceId,
-      plan,
-      jobsRunAt,
-      finish: (client, created) => endpoint.onCreated?.(client, created, plan, owner) ?? Promise.resolve(),
-    });
+    // A retry that took over the Idempotency-Key of a request whose process died finishes the
+    // generation that request created (and paid for) instead of creating another.
+    const claim = request.idempotency;
+    const unfinished = claim?.unfinishedGenerationId
+      ? await loadAcceptedGeneration(deps.pool, deps.storage, claim.unfinishedGenerationId, teamId)
+      : undefined;
+    const created =
+      unfinished ??
+      (await createGeneration(deps.pool, deps.storage, {
+        teamId,
+        workspaceId,
+        plan,
+        jobsRunAt,
+        finish: async (client, created) => {
+          await endpoint.onCreated?.(client, created, plan, owner);
+          if (claim) await recordClaimedGeneration(client, claim, created.id);
+        },
+      }));
     const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
     await Promise.all(created.itemIds.map((id) => runItem(context, operations, id, { mayRetry: false })));
     const items = await Promise.all(

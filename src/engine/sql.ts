@@ -105,6 +105,35 @@ export async function addItemJobs(
   );
 }
 
+/** A team's generation as accepted, with its items' storage tokens (to finish it after a crash). */
+export async function selectAcceptedGeneration(
+  db: Queryable,
+  id: string,
+  teamId: string,
+): Promise<
+  | {
+      credits_charged: number;
+      estimated_seconds: number;
+      created_at: Date;
+      items: Array<{ id: string; storage_token: string }>;
+    }
+  | undefined
+> {
+  const { rows } = await db.query<{
+    credits_charged: number;
+    estimated_seconds: number;
+    created_at: Date;
+    items: Array<{ id: string; storage_token: string }>;
+  }>(
+    `select g.credits_charged, g.estimated_seconds::float8 as estimated_seconds, g.created_at,
+            (select json_agg(json_build_object('id', i.id, 'storage_token', i.storage_token) order by i.position)
+             from generation_items i where i.generation_id = g.id) as items
+     from generations g where g.id = $1::text and g.team_id = $2::text`,
+    [id, teamId],
+  );
+  return rows[0];
+}
+
 /** The stored outcome of one item (for synchronous answers). */
 export async function selectItemResult(
   db: Queryable,

@@ -16,6 +16,11 @@ export interface IdempotencyClaim {
   key: string;
   /** The process holding the claim (its service_instances id). */
   owner: string;
+  /**
+   * The generation an earlier holder of this claim created before its process died (synchronous
+   * endpoints): the request finishes that one instead of creating and paying for another.
+   */
+  unfinishedGenerationId: string | null;
   /** Set once the response has been stored (inside the work's own transaction, when it has one). */
   completed: boolean;
 }
@@ -52,8 +57,18 @@ export async function claimIdempotencyKey(
   request: { teamId: string; key: string; hash: string; owner: string },
 ): Promise<ClaimOutcome> {
   const { teamId, key, owner } = request;
-  if (await sql.claimKey(db, request, IDEMPOTENCY_TTL_HOURS, INSTANCE_DEAD_AFTER_MS, ABANDONED_AFTER_SECONDS)) {
-    return { kind: 'claimed', claim: { teamId, key, owner, completed: false } };
+  const claimed = await sql.claimKey(
+    db,
+    request,
+    IDEMPOTENCY_TTL_HOURS,
+    INSTANCE_DEAD_AFTER_MS,
+    ABANDONED_AFTER_SECONDS,
+  );
+  if (claimed) {
+    return {
+      kind: 'claimed',
+      claim: { teamId, key, owner, completed: false, unfinishedGenerationId: claimed.generationId },
+    };
   }
   const row = await sql.selectKey(db, teamId, key);
   if (!row) return claimIdempotencyKey(db, request); // expired and deleted in between
@@ -75,6 +90,15 @@ export async function claimIdempotencyKey(
   return { kind: 'replay', status: row.response_status, body: row.response_body };
 }
 
+function takenOver(): AppError {
+  return new AppError(
+    'idempotency_conflict',
+    'Another request took over this Idempotency-Key; retry to get its answer',
+    undefined,
+    { 'retry-after': String(CONFLICT_RETRY_AFTER_S) },
+  );
+}
+
 /**
  * Stores the response of a claimed key (call inside the work's transaction when it has one). A
  * claim taken over in the meantime (this process was thought gone) is a 409, so that the work's
@@ -89,12 +113,21 @@ export async function completeIdempotencyKey(
   const stored = await sql.completeKey(db, claim, status, body);
   claim.completed = true;
   if (!stored) {
-    throw new AppError(
-      'idempotency_conflict',
-      'Another request took over this Idempotency-Key; retry to get its answer',
-      undefined,
-      { 'retry-after': String(CONFLICT_RETRY_AFTER_S) },
-    );
+    throw takenOver();
+  }
+}
+
+/**
+ * Ties the generation a claimed request created to its claim (in the creating transaction), so
+ * that a retry after this process dies finishes it instead of paying again.
+ */
+export async function recordClaimedGeneration(
+  db: Queryable,
+  claim: IdempotencyClaim,
+  generationId: string,
+): Promise<void> {
+  if (!(await sql.setKeyGeneration(db, claim, generationId))) {
+    throw takenOver();
   }
 }
 

@@ -19,13 +19,15 @@ export async function claimKey(
   ttlHours: number,
   ownerDeadAfterMs: number,
   abandonedAfterSeconds: number,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
+): Promise<{ generationId: string | null } | undefined> {
+  const { rows } = await db.query<{ generation_id: string | null }>(
     `insert into idempotency_keys (team_id, key, request_hash, state, owner)
      values ($1::text, $2::text, $3::text, 'in_flight', $4::text)
      on conflict (team_id, key) do update
        set request_hash = excluded.request_hash, state = 'in_flight', response_status = null,
-           response_body = null, created_at = now(), owner = excluded.owner
+           response_body = null, created_at = now(), owner = excluded.owner,
+           generation_id = case when idempotency_keys.created_at < now() - make_interval(hours => $5::int)
+                             then null else idempotency_keys.generation_id end
        where idempotency_keys.created_at < now() - make_interval(hours => $5::int)
           or (idempotency_keys.state = 'in_flight'
               and idempotency_keys.request_hash = excluded.request_hash
@@ -35,8 +37,27 @@ export async function claimKey(
                       select 1 from service_instances s
                       where s.id = idempotency_keys.owner
                         and s.heartbeat_at > now() - make_interval(secs => $6::float8 / 1000))
-                  end)`,
+                  end)
+     returning generation_id`,
     [claim.teamId, claim.key, claim.hash, claim.owner, ttlHours, ownerDeadAfterMs, abandonedAfterSeconds],
+  );
+  const row = rows[0];
+  return row && { generationId: row.generation_id };
+}
+
+/**
+ * Records the generation a claimed request created, in the transaction that created it; false
+ * when the claim is no longer this owner's.
+ */
+export async function setKeyGeneration(
+  db: Queryable,
+  claim: { teamId: string; key: string; owner: string },
+  generationId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update idempotency_keys set generation_id = $4::text
+     where team_id = $1::text and key = $2::text and owner = $3::text and state = 'in_flight'`,
+    [claim.teamId, claim.key, claim.owner, generationId],
   );
   return (rowCount ?? 0) > 0;
 }
