@@ -1,7 +1,6 @@
-// Per-team request rate limits, as token buckets held in the process: a bucket holds up to a
-// burst of requests and refills at the limit's steady rate. Each API process keeps its own
-// buckets (the hot path asks no database), so N API processes allow a team up to N times the
-// rate; a limit of 0 turns that bucket off.
+// Rate limits as token buckets held in the process: a bucket holds up to a burst and refills at
+// the limit's steady rate. Each API process keeps its own buckets (the hot path asks no
+// database), so N API processes allow up to N times the rate; a limit of 0 turns that bucket off.
 
 /** The share of a minute's allowance a team may spend at once: ten seconds' worth. */
 const BURST_SECONDS = 10;
@@ -23,28 +22,50 @@ interface Bucket {
   updatedAt: number;
 }
 
-class TokenBuckets {
+export interface TokenBucketOptions {
+  perMinute: number;
+  /** How many tokens a full bucket holds (at least 1). */
+  burst: number;
+  /**
+   * At most this many buckets: past it, full buckets are dropped and, if that is not enough, the
+   * oldest tenth. For keys a client chooses (its address); without it the set is only swept of
+   * full buckets, which suits keys the service issues (teams).
+   */
+  maxKeys?: number;
+}
+
+/** Token buckets by key, all with the same rate and burst. */
+export class TokenBuckets {
   readonly perMinute: number;
-  readonly #capacity: number;
+  readonly burst: number;
   readonly #perMs: number;
+  readonly #maxKeys: number | undefined;
   readonly #buckets = new Map<string, Bucket>();
 
-  constructor(perMinute: number) {
+  constructor({ perMinute, burst, maxKeys }: TokenBucketOptions) {
     this.perMinute = perMinute;
-    this.#capacity = Math.max(1, Math.ceil((perMinute * BURST_SECONDS) / 60));
+    this.burst = Math.max(1, burst);
     this.#perMs = perMinute / 60_000;
+    this.#maxKeys = maxKeys;
   }
 
-  /** The bucket of `key`, refilled up to `now`. */
-  current(key: string, now: number): Bucket {
-    let bucket = this.#buckets.get(key);
-    if (!bucket) {
-      if (this.#buckets.size >= SWEEP_AT) this.#sweep(now);
-      bucket = { tokens: this.#capacity, updatedAt: now };
-      this.#buckets.set(key, bucket);
-    } else if (now > bucket.updatedAt) {
-      bucket.tokens = Math.min(this.#capacity, bucket.tokens + (now - bucket.updatedAt) * this.#perMs);
+  /** The bucket of `key`, refilled up to `now`; undefined when there is none (a full bucket). */
+  peek(key: string, now: number): Bucket | undefined {
+    const bucket = this.#buckets.get(key);
+    if (bucket && now > bucket.updatedAt) {
+      bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.updatedAt) * this.#perMs);
       bucket.updatedAt = now;
+    }
+    return bucket;
+  }
+
+  /** The bucket of `key`, refilled up to `now`; a full one is made when there is none. */
+  current(key: string, now: number): Bucket {
+    let bucket = this.peek(key, now);
+    if (!bucket) {
+      if (this.#buckets.size >= (this.#maxKeys ?? SWEEP_AT)) this.#makeRoom(now);
+      bucket = { tokens: this.burst, updatedAt: now };
+      this.#buckets.set(key, bucket);
     }
     return bucket;
   }
@@ -55,14 +76,27 @@ class TokenBuckets {
     return { limit, perMinute: this.perMinute, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
-  #sweep(now: number): void {
+  #makeRoom(now: number): void {
     for (const [key, bucket] of this.#buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) * this.#perMs >= this.#capacity) this.#buckets.delete(key);
+      if (bucket.tokens + (now - bucket.updatedAt) * this.#perMs >= this.burst) this.#buckets.delete(key);
+    }
+    if (this.#maxKeys === undefined || this.#buckets.size < this.#maxKeys) return;
+    // Still full of busy buckets: drop the oldest tenth at once, so that the next sweep is that
+    // many new keys away rather than one (a sweep reads every bucket).
+    let drop = this.#buckets.size - Math.floor(this.#maxKeys * 0.9);
+    for (const key of this.#buckets.keys()) {
+      if (drop-- <= 0) break;
+      this.#buckets.delete(key);
     }
   }
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function teamBuckets(perMinute: number): TokenBuckets | undefined {
+  if (perMinute <= 0) return undefined;
+  return new TokenBuckets({ perMinute, burst: Math.ceil((perMinute * BURST_SECONDS) / 60) });
+}
 
 /**
  * Two limits per team: every API request, and, among them, the writes (POST, PUT, PATCH,
@@ -74,8 +108,8 @@ export class TeamRateLimiter {
   readonly #writes: TokenBuckets | undefined;
 
   constructor(limits: { requestsPerMinute: number; writesPerMinute: number }) {
-    this.#requests = limits.requestsPerMinute > 0 ? new TokenBuckets(limits.requestsPerMinute) : undefined;
-    this.#writes = limits.writesPerMinute > 0 ? new TokenBuckets(limits.writesPerMinute) : undefined;
+    this.#requests = teamBuckets(limits.requestsPerMinute);
+    this.#writes = teamBuckets(limits.writesPerMinute);
   }
 
   /** Takes one request of `teamId`; undefined when it may pass, else how long to wait. */
