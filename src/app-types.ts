@@ -11,7 +11,7 @@ import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
-import type { TeamRateLimiter } from './lib/rate-limiter.ts';
+import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
 import type { Storage } from './storage/types.ts';
@@ -22,6 +22,8 @@ export interface Deps {
   pool: pg.Pool;
   authenticator: ApiKeyAuthenticator;
   rateLimiter: TeamRateLimiter;
+  /** Failed authentications per client address: credentials are refused unchecked past the limit. */
+  authThrottle: AuthFailureThrottle;
   plans: CreditPlan[];
   catalog: ModelCatalog;
   media: MediaCatalog;

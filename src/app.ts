@@ -52,6 +52,8 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
+    // request.ip: the client's address, as the trusted proxies in front of us name it.
+    trustProxy: config.trustProxy,
   }).withTypeProvider() as unknown as App;
 
   app.decorate('deps', deps);

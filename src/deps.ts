@@ -4,7 +4,7 @@ import { loadMediaCatalog } from './catalog/media-models.ts';
 import { loadModelCatalog } from './catalog/models.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
-import { TeamRateLimiter } from './lib/rate-limiter.ts';
+import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
@@ -16,6 +16,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     pool,
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
+    authThrottle: new AuthFailureThrottle(config.authFailures),
     plans: loadCreditPlans(),
     catalog: loadModelCatalog(),
     media: loadMediaCatalog(),

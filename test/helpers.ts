@@ -91,6 +91,9 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     PUBLIC_BASE_URL: url,
     ALLOW_PRIVATE_URLS: 'true',
     WORKER_DEAD_AFTER_MS: '2000',
+    // Most tests send many wrong credentials from one address on purpose; the tests of the
+    // failed-authentication limit turn it on.
+    AUTH_FAILURES_PER_MINUTE: '0',
     ...options.env,
   });
   const pool = createPool(database.url, config.databasePoolSize, () => undefined);

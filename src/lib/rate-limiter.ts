@@ -1,6 +1,7 @@
 // Rate limits as token buckets held in the process: a bucket holds up to a burst and refills at
-// the limit's steady rate. Each API process keeps its own buckets (the hot path asks no
-// database), so N API processes allow up to N times the rate; a limit of 0 turns that bucket off.
+// the limit's steady rate. Two users: per-team request limits, and failed authentications per
+// client address. Each API process keeps its own buckets (the hot path asks no database), so N
+// API processes allow up to N times the rate; a limit of 0 turns that bucket off.
 
 /** The share of a minute's allowance a team may spend at once: ten seconds' worth. */
 const BURST_SECONDS = 10;
@@ -13,11 +14,12 @@ export interface RateLimited {
   /** Whole seconds to wait before the next request can pass (at least 1). */
   retryAfterSeconds: number;
   /** Which limit was reached. */
-  limit: 'requests' | 'writes';
+  limit: 'requests' | 'writes' | 'failed-auth';
   perMinute: number;
 }
 
 interface Bucket {
+  /** May go below zero: every failure counted after the check costs its token (see fail()). */
   tokens: number;
   updatedAt: number;
 }
@@ -122,5 +124,63 @@ export class TeamRateLimiter {
     if (requests) requests.tokens -= 1;
     if (writes) writes.tokens -= 1;
     return undefined;
+  }
+}
+
+/** The most client addresses whose failed authentications are remembered at once. */
+const MAX_ADDRESSES = 10_000;
+
+/**
+ * The bucket key of a client address: an IPv4 address itself (also when written IPv4-mapped), an
+ * IPv6 address its /64, since one subscriber is usually given a whole /64 and could otherwise
+ * take a fresh address, and a fresh bucket, for every attempt.
+ */
+export function addressKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped?.[1]) return mapped[1];
+  const bare = ip.replace(/%.*$/, '').toLowerCase();
+  const [head = '', tail] = bare.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  // A dotted IPv4 tail (::1.2.3.4) stands for two groups.
+  const written = left.length + right.length + (bare.includes('.') ? 1 : 0);
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - written)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
+ * Failed authentications per client address. Each failure takes a token from the address's
+ * bucket, also when several were checked at once and the bucket is already empty (the debt then
+ * lengthens the wait); while the bucket is empty, the address's credentials are refused before
+ * they are checked, and a refusal costs nothing. An address without failures has no bucket.
+ */
+export class AuthFailureThrottle {
+  readonly #buckets: TokenBuckets | undefined;
+
+  constructor(limits: { perMinute: number; burst: number; maxAddresses?: number }) {
+    this.#buckets =
+      limits.perMinute > 0
+        ? new TokenBuckets({
+            perMinute: limits.perMinute,
+            burst: limits.burst,
+            maxKeys: limits.maxAddresses ?? MAX_ADDRESSES,
+          })
+        : undefined;
+  }
+
+  /** Undefined when a credential from `ip` may be checked, else how long the address must wait. */
+  check(ip: string, now = performance.now()): RateLimited | undefined {
+    const buckets = this.#buckets;
+    const bucket = buckets?.peek(addressKey(ip), now);
+    return buckets && bucket && bucket.tokens < 1 ? buckets.refusal('failed-auth', bucket) : undefined;
+  }
+
+  /** Counts one failed authentication from `ip`. */
+  fail(ip: string, now = performance.now()): void {
+    if (this.#buckets) this.#buckets.current(addressKey(ip), now).tokens -= 1;
   }
 }

@@ -73,6 +73,11 @@ export class ApiKeyAuthenticator {
     this.#ttlMs = ttlMs;
   }
 
+  /** The principal of a key verified within the cache's lifetime; undefined when it was not. */
+  cached(rawKey: string): Principal | undefined {
+    return this.#verified.get(rawKey, Date.now());
+  }
+
   /** The principal of a valid key, or null for a malformed, unknown or revoked one. */
   authenticate(rawKey: string): Principal | null | Promise<Principal | null> {
     const now = Date.now();
