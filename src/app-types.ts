@@ -7,6 +7,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type pg from 'pg';
+import type { Registry } from 'prom-client';
 import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
@@ -30,6 +31,8 @@ export interface Deps {
   storage: Storage;
   /** Bearer token of the admin API; the admin API refuses every call when unset. */
   adminToken: string | undefined;
+  /** The process's Prometheus metrics, served at /metrics. */
+  metrics: Registry;
 }
 
 /** The Fastify instance type every module receives (TypeBox schemas give typed requests). */

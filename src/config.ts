@@ -20,6 +20,8 @@ const EnvSchema = Type.Object({
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 60 }),
   AUTH_FAILURES_BURST: Type.Integer({ minimum: 1, default: 20 }),
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 4 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -82,6 +84,12 @@ export interface Config {
    * client in X-Forwarded-For; false: the peer address is the client.
    */
   trustProxy: false | string[];
+  metrics: {
+    /** When set, GET /metrics takes it as a bearer token. */
+    token: string | undefined;
+    /** When set, /metrics is served on its own listener on this port (same host), not on `port`. */
+    port: number | undefined;
+  };
   databasePoolSize: number;
   workerConcurrency: number;
   shutdownTimeoutMs: number;
@@ -146,6 +154,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = converted as Static<typeof EnvSchema>;
   const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT && e.ROLE !== 'worker')
+    throw new Error(
+      'Invalid configuration:\n  METRICS_PORT must differ from PORT (metrics get a listener of their own)',
+    );
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new Error('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
   const paymentProvider = e.PAYMENT_PROVIDER as PaymentProviderName;
@@ -169,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE },
     authFailures: { perMinute: e.AUTH_FAILURES_PER_MINUTE, burst: e.AUTH_FAILURES_BURST },
     trustProxy,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     databasePoolSize: e.DATABASE_POOL_SIZE,
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -6,6 +6,7 @@ import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
+import { createMetricsRegistry } from './plugins/metrics.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
@@ -36,5 +37,6 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
       },
     }),
     adminToken,
+    metrics: createMetricsRegistry(),
   };
 }
