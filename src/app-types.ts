@@ -7,11 +7,12 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type pg from 'pg';
+import type { Registry } from 'prom-client';
 import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
-import type { TeamRateLimiter } from './lib/rate-limiter.ts';
+import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
 import type { Storage } from './storage/types.ts';
@@ -22,6 +23,8 @@ export interface Deps {
   pool: pg.Pool;
   authenticator: ApiKeyAuthenticator;
   rateLimiter: TeamRateLimiter;
+  /** Failed authentications per client address: credentials are refused unchecked past the limit. */
+  authThrottle: AuthFailureThrottle;
   plans: CreditPlan[];
   catalog: ModelCatalog;
   media: MediaCatalog;
@@ -30,6 +33,8 @@ export interface Deps {
   adminToken: string | undefined;
   /** This process's id in service_instances (owner of the Idempotency-Key claims it takes). */
   instanceId: string;
+  /** The process's Prometheus metrics, served at /metrics. */
+  metrics: Registry;
 }
 
 /** The Fastify instance type every module receives (TypeBox schemas give typed requests). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { App, Deps } from './app-types.ts';
 import { GenerationStatusRecord } from './engine/status.ts';
 import { closeIfBodyUnread } from './lib/early-answer.ts';
@@ -27,7 +27,7 @@ import workspaceRoutes, { workspaceAdminRoutes } from './modules/workspaces/rout
 import { installAuth, type RegisteredRoute } from './plugins/auth.ts';
 import { installErrorHandling } from './plugins/errors.ts';
 import { installIdempotency } from './plugins/idempotency.ts';
-import { installMetrics } from './plugins/metrics.ts';
+import { installMetricsRoute, installRequestMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';
 import { installValidators } from './plugins/validation.ts';
 import { mediaRoutes } from './storage/index.ts';
@@ -40,22 +40,39 @@ export interface BuiltApp {
   routes: RegisteredRoute[];
 }
 
-/** Builds the HTTP application on the shared dependencies; listening and closing belong to the caller. */
-export async function buildApp(deps: Deps): Promise<BuiltApp> {
+/**
+ * A Fastify instance on the shared dependencies, with the service's request ids (echoed in
+ * x-request-id) and client address rule.
+ */
+function createFastify(deps: Deps, options: Pick<FastifyServerOptions, 'bodyLimit' | 'routerOptions'> = {}): App {
   const { config } = deps;
   const app = Fastify({
     logger: { level: config.logLevel },
-    bodyLimit: config.jsonBodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 200 },
+    // request.ip: the client's address, as the trusted proxies in front of us name it.
+    trustProxy: config.trustProxy,
+    ...options,
   }).withTypeProvider() as unknown as App;
-
   app.decorate('deps', deps);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  return app;
+}
+
+/**
+ * Builds the HTTP application on the shared dependencies; listening and closing belong to the
+ * caller. /metrics is among its routes unless METRICS_PORT gives it a listener of its own.
+ */
+export async function buildApp(deps: Deps): Promise<BuiltApp> {
+  const { config } = deps;
+  const app = createFastify(deps, { bodyLimit: config.jsonBodyLimit, routerOptions: { maxParamLength: 200 } });
   // The process's liveness row: Idempotency-Key claims it takes are released when it stops beating.
   const heartbeat = await startInstanceHeartbeat(deps.pool, deps.instanceId, 'api', (err) =>
     app.log.warn({ err }, 'instance heartbeat failed'),
@@ -75,10 +92,6 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
     closing = true;
     done();
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     closeIfBodyUnread(request, reply);
@@ -87,7 +100,8 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
 
   const routes: RegisteredRoute[] = [];
   installAuth(app, routes);
-  installMetrics(app);
+  installRequestMetrics(app);
+  if (config.metrics.port === undefined) installMetricsRoute(app);
   installIdempotency(app);
   await installOpenApi(app);
 
@@ -115,4 +129,13 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
 
   await app.ready();
   return { app, routes };
+}
+
+/** The listener of METRICS_PORT: GET /metrics alone, answering errors like the API. */
+export async function buildMetricsApp(deps: Deps): Promise<App> {
+  const app = createFastify(deps);
+  installErrorHandling(app);
+  installMetricsRoute(app);
+  await app.ready();
+  return app;
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
 import type { DatabaseTimeouts } from './db/pool.ts';
@@ -18,6 +19,11 @@ const EnvSchema = Type.Object({
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 3000 }),
   RATE_LIMIT_WRITES_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
+  AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 60 }),
+  AUTH_FAILURES_BURST: Type.Integer({ minimum: 1, default: 20 }),
+  TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3000 }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
@@ -80,6 +86,19 @@ export interface Config {
   authCacheTtlMs: number;
   /** Per team and API process; 0 turns the limit off. */
   rateLimit: { requestsPerMinute: number; writesPerMinute: number };
+  /** Failed authentications per client address and API process; perMinute 0 turns it off. */
+  authFailures: { perMinute: number; burst: number };
+  /**
+   * The addresses and CIDR ranges of the proxies in front of the service, trusted to name the
+   * client in X-Forwarded-For; false: the peer address is the client.
+   */
+  trustProxy: false | string[];
+  metrics: {
+    /** When set, GET /metrics takes it as a bearer token. */
+    token: string | undefined;
+    /** When set, /metrics is served on its own listener on this port (same host), not on `port`. */
+    port: number | undefined;
+  };
   databasePoolSize: number;
   /** When the database counts as unavailable (503 to clients, work retried later). */
   databaseTimeouts: DatabaseTimeouts;
@@ -148,6 +167,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = converted as Static<typeof EnvSchema>;
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT && e.ROLE !== 'worker')
+    throw new Error(
+      'Invalid configuration:\n  METRICS_PORT must differ from PORT (metrics get a listener of their own)',
+    );
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new Error('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
   const paymentProvider = e.PAYMENT_PROVIDER as PaymentProviderName;
@@ -169,6 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimit: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE },
+    authFailures: { perMinute: e.AUTH_FAILURES_PER_MINUTE, burst: e.AUTH_FAILURES_BURST },
+    trustProxy,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseTimeouts: {
       connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
@@ -223,4 +250,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
   };
+}
+
+// Names of address ranges that Fastify's proxy-addr knows.
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: a comma-separated list of proxy addresses, CIDR ranges and range names. */
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return false;
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length > 0)
+    throw new Error(
+      `Invalid configuration:\n  TRUST_PROXY: ${bad.map((b) => `'${b}'`).join(', ')} is not an address, a CIDR range, loopback, linklocal or uniquelocal`,
+    );
+  return entries;
 }

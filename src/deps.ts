@@ -5,8 +5,9 @@ import { loadModelCatalog } from './catalog/models.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import { newId } from './lib/ids.ts';
-import { TeamRateLimiter } from './lib/rate-limiter.ts';
+import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
+import { createMetricsRegistry } from './plugins/metrics.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
@@ -17,6 +18,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     pool,
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
+    authThrottle: new AuthFailureThrottle(config.authFailures),
     plans: loadCreditPlans(),
     catalog: loadModelCatalog(),
     media: loadMediaCatalog(),
@@ -37,5 +39,6 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     }),
     adminToken,
     instanceId: newId('proc'),
+    metrics: createMetricsRegistry(),
   };
 }

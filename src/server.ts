@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { Logger, runMigrations } from 'graphile-worker';
 import pino from 'pino';
-import { buildApp } from './app.ts';
+import { buildApp, buildMetricsApp } from './app.ts';
+import type { App } from './app-types.ts';
 import { DEFAULT_TEAM_CREDITS, type LocalSetup, prepareLocalSetup } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
@@ -68,16 +69,17 @@ async function main(): Promise<void> {
     log.info({ concurrency: config.workerConcurrency }, 'worker started');
   }
 
+  // Metrics on a port of their own, for the API and for worker-only processes alike.
+  if (config.metrics.port !== undefined) {
+    const metricsApp = await buildMetricsApp(deps);
+    closers.unshift(() => metricsApp.close());
+    await listen(metricsApp, config.metrics.port, config.host, 'METRICS_PORT', closers);
+  }
+
   if (servesApi) {
     const { app } = await buildApp(deps);
     closers.unshift(() => app.close());
-    try {
-      await app.listen({ port: config.port, host: config.host });
-    } catch (err) {
-      await closeAll(closers);
-      const code = (err as NodeJS.ErrnoException).code;
-      throw code === 'EADDRINUSE' ? new Error(`Port ${config.port} is already in use; set PORT to another one.`) : err;
-    }
+    await listen(app, config.port, config.host, 'PORT', closers);
   }
 
   installSignalHandlers(log, closers, config.shutdownTimeoutMs);
@@ -115,6 +117,17 @@ function printCredentials(config: Config, setup: LocalSetup): void {
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+/** Listens, or closes everything started so far and says which setting to change. */
+async function listen(app: App, port: number, host: string, setting: string, closers: Closer[]): Promise<void> {
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    await closeAll(closers);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use; set ${setting} to another one.`) : err;
+  }
 }
 
 async function closeAll(closers: Closer[]): Promise<void> {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { buildApp } from '../src/app.ts';
+import { buildApp, buildMetricsApp } from '../src/app.ts';
 import type { App } from '../src/app-types.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { freePort } from '../src/db/embedded.ts';
@@ -60,6 +60,8 @@ export interface TestServer {
   /** A pool on the same database, for checks a user could make through SQL reports. */
   pool: pg.Pool;
   dataDir: string;
+  /** The listener of METRICS_PORT, when the test set one. */
+  metricsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,9 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     PUBLIC_BASE_URL: url,
     ALLOW_PRIVATE_URLS: 'true',
     WORKER_DEAD_AFTER_MS: '2000',
+    // Most tests send many wrong credentials from one address on purpose; the tests of the
+    // failed-authentication limit turn it on.
+    AUTH_FAILURES_PER_MINUTE: '0',
     ...options.env,
   });
   const pool = createPool(database.url, config.databasePoolSize, () => undefined, {
@@ -99,6 +104,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
   const deps = createDeps(config, pool, adminToken);
   const { app, routes } = await buildApp(deps);
   await app.listen({ port, host: '127.0.0.1' });
+  const metricsApp = config.metrics.port === undefined ? undefined : await buildMetricsApp(deps);
+  await metricsApp?.listen({ port: config.metrics.port, host: '127.0.0.1' });
   const worker = options.worker === false ? undefined : await startWorker(deps, pino({ level: 'silent' }));
   return {
     url,
@@ -108,8 +115,10 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     databaseUrl: database.url,
     pool,
     dataDir,
+    metricsUrl: config.metrics.port === undefined ? undefined : `http://127.0.0.1:${config.metrics.port}`,
     close: async () => {
       await app.close();
+      await metricsApp?.close();
       await worker?.stop();
       await pool.end();
       if (!options.databaseUrl) await database.drop();

@@ -240,6 +240,31 @@ describe('running the service', () => {
       }
     });
 
+    test('METRICS_PORT gives a worker process a metrics listener, closed on SIGTERM', async () => {
+      const metricsPort = await freePort();
+      const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      const worker = node({
+        DATABASE_URL: database.url,
+        ROLE: 'worker',
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'info',
+      });
+      try {
+        await worker.waitFor(/worker started/);
+        await worker.waitFor(/Server listening/);
+        const r = await fetch(metricsUrl);
+        assert.equal(r.status, 200);
+        assert.match(await r.text(), /process_resident_memory_bytes \d+/);
+        await assert.rejects(fetch(`${base}/healthz`), 'a worker serves no API');
+      } finally {
+        worker.child.kill('SIGTERM');
+        assert.equal(await worker.exited, 0);
+      }
+      assert.match(worker.output(), /stopped cleanly/);
+      await assert.rejects(fetch(metricsUrl), 'the metrics listener was closed');
+    });
+
     test('a bad setting stops the start with the reason', async () => {
       const run = node({ DATABASE_URL: database.url, PORT: 'eighty', ROLE: 'both' });
       assert.notEqual(await run.exited, 0);

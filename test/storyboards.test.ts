@@ -574,6 +574,6 @@ describe('storyboards', () => {
     assert.deepEqual(imp?.tags, ['Admin']);
     for (const op of [list, one, imp]) assert.ok(op?.description);
     assert.deepEqual(Object.keys(one?.responses ?? {}).sort(), ['200', '401', '404', '429']);
-    assert.deepEqual(Object.keys(imp?.responses ?? {}).sort(), ['201', '400', '401', '403', '404', '413']);
+    assert.deepEqual(Object.keys(imp?.responses ?? {}).sort(), ['201', '400', '401', '403', '404', '413', '429']);
   });
 });

@@ -28,7 +28,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   409: 'A request with this Idempotency-Key is still in flight (`idempotency_conflict`)',
   413: 'Body larger than the limit (`payload_too_large`)',
   422: 'Rejected content (`media_rejected`, `idempotency_mismatch`)',
-  429: 'Too many requests (`rate_limited`)',
+  429: 'Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After)',
   500: 'Generation failed or internal error',
   503: 'Dependency unavailable',
 };

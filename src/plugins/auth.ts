@@ -32,31 +32,64 @@ const MISSING = "Missing credential: send the header 'Authorization: Bearer <API
 const MALFORMED = "Malformed Authorization header: use 'Bearer <API key>'";
 
 function rateLimited({ limit, perMinute, retryAfterSeconds }: RateLimited): AppError {
-  const what = limit === 'writes' ? 'write requests (POST, PUT, PATCH, DELETE)' : 'API requests';
-  return new AppError(
-    'rate_limited',
-    `Rate limit reached: this team may make ${perMinute} ${what} per minute; retry after ${retryAfterSeconds} s`,
-    undefined,
-    { 'retry-after': String(retryAfterSeconds) },
-  );
+  const message =
+    limit === 'failed-auth'
+      ? `Too many failed authentication attempts from this address (${perMinute} a minute are allowed after a short burst): credentials from it are not checked for ${retryAfterSeconds} s; retry after that with a valid credential`
+      : `Rate limit reached: this team may make ${perMinute} ${limit === 'writes' ? 'write requests (POST, PUT, PATCH, DELETE)' : 'API requests'} per minute; retry after ${retryAfterSeconds} s`;
+  return new AppError('rate_limited', message, undefined, { 'retry-after': String(retryAfterSeconds) });
+}
+
+type AuthHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+/**
+ * A hook admitting only requests that bear the secret `expected()` returns (the admin token, the
+ * metrics token). A wrong one counts as a failed authentication of the client's address, and an
+ * address over that limit is refused before the comparison.
+ */
+export function bearerSecretHook(app: App, name: string, expected: () => string | undefined): AuthHook {
+  return (request, _reply, done) => {
+    const token = bearerToken(request);
+    if (token === undefined) {
+      done(new AppError('unauthorized', `Missing credential: send 'Authorization: Bearer <${name}>'`));
+      return;
+    }
+    const { authThrottle } = app.deps;
+    if (token !== '') {
+      const throttled = authThrottle.check(request.ip);
+      if (throttled) {
+        done(rateLimited(throttled));
+        return;
+      }
+    }
+    const secret = expected();
+    if (secret && token && secretsEqual(token, secret)) {
+      done();
+      return;
+    }
+    if (token !== '') authThrottle.fail(request.ip);
+    done(new AppError('unauthorized', `Invalid ${name}`));
+  };
 }
 
 /**
  * Puts authentication (and, after the key, the team's rate limits) in front of every route by its
  * path prefix, before the body is read, and records the route table (for the docs' security and
- * for tests that sweep every route).
+ * for tests that sweep every route). Every wrong credential counts against the client's address
+ * (see AuthFailureThrottle).
  */
 export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
   app.decorateRequest('principal', null as never);
 
-  const apiKeyHook = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  const apiKeyHook: AuthHook = (request, _reply, done) => {
     const token = bearerToken(request);
     if (token === undefined || token === '') {
       done(new AppError('unauthorized', token === undefined ? MISSING : MALFORMED));
       return;
     }
+    const { authenticator, authThrottle } = app.deps;
     const finish = (principal: Principal | null): void => {
       if (!principal) {
+        authThrottle.fail(request.ip);
         done(new AppError('unauthorized', 'Invalid or revoked API key'));
         return;
       }
@@ -64,20 +97,24 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
       const limited = app.deps.rateLimiter.take(principal.teamId, request.method);
       done(limited ? rateLimited(limited) : undefined);
     };
-    const result = app.deps.authenticator.authenticate(token);
+    // A key verified moments ago passes even while its address is refused: a client that shares
+    // its address with someone guessing keys keeps working.
+    const cached = authenticator.cached(token);
+    if (cached) {
+      finish(cached);
+      return;
+    }
+    const throttled = authThrottle.check(request.ip);
+    if (throttled) {
+      done(rateLimited(throttled));
+      return;
+    }
+    const result = authenticator.authenticate(token);
     if (result instanceof Promise) result.then(finish, done);
     else finish(result);
   };
 
-  const adminHook = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const token = bearerToken(request);
-    const expected = app.deps.adminToken;
-    if (token === undefined)
-      done(new AppError('unauthorized', "Missing credential: send 'Authorization: Bearer <admin token>'"));
-    else if (!expected || !token || !secretsEqual(token, expected))
-      done(new AppError('unauthorized', 'Invalid admin token'));
-    else done();
-  };
+  const adminHook = bearerSecretHook(app, 'admin token', () => app.deps.adminToken);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const auth = authModeOf(route.url);
@@ -89,8 +126,9 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
     route.onRequest = [auth === 'api-key' ? apiKeyHook : adminHook, ...existing];
     if (route.schema && !route.schema.hide) {
       (route.schema as Record<string, unknown>).security = [{ [auth === 'api-key' ? 'apiKey' : 'adminToken']: [] }];
-      // Every team route may answer 429 once the team passes its rate limit.
-      if (auth === 'api-key' && route.schema.response) {
+      // Every route with a credential may answer 429: past the team's rate limit, or after too
+      // many failed authentications from the client's address.
+      if (route.schema.response) {
         route.schema.response = { ...(route.schema.response as object), ...errorResponses(429) };
       }
     }

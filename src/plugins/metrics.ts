@@ -1,10 +1,17 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { App } from '../app-types.ts';
+import { bearerSecretHook } from './auth.ts';
 
-/** Prometheus metrics at GET /metrics: request counts and latency by route and status. */
-export function installMetrics(app: App): void {
+/** The process's Prometheus registry, with Node's own metrics (CPU, memory, event loop, GC). */
+export function createMetricsRegistry(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** Counts every answer of `app` and its latency, by method, route pattern and status. */
+export function installRequestMetrics(app: App): void {
+  const registry = app.deps.metrics;
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status',
@@ -30,9 +37,25 @@ export function installMetrics(app: App): void {
     duration.observe(labels, reply.elapsedTime / 1000);
     done();
   });
+}
 
-  app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+/**
+ * GET /metrics in Prometheus text format. With METRICS_TOKEN set it takes that bearer token, and a
+ * wrong one counts as a failed authentication of the client's address.
+ */
+export function installMetricsRoute(app: App): void {
+  const { metrics, config } = app.deps;
+  const token = config.metrics.token;
+  app.get(
+    '/metrics',
+    {
+      schema: { hide: true },
+      logLevel: 'warn',
+      ...(token ? { onRequest: bearerSecretHook(app, 'metrics token', () => token) } : {}),
+    },
+    async (_request, reply) => {
+      reply.type(metrics.contentType);
+      return metrics.metrics();
+    },
+  );
 }
