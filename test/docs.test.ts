@@ -44,6 +44,7 @@ describe('docs, health and metrics', () => {
       }
       // Team limits, and failed authentications from one address, for both APIs.
       assert.ok(op.responses['429'], `${route.method} ${route.url} does not document 429`);
+      assert.ok(op.responses['503'], `${route.method} ${route.url} does not document 503`);
     }
   });
 

@@ -573,7 +573,16 @@ describe('storyboards', () => {
     assert.deepEqual(one?.tags, ['Storyboards']);
     assert.deepEqual(imp?.tags, ['Admin']);
     for (const op of [list, one, imp]) assert.ok(op?.description);
-    assert.deepEqual(Object.keys(one?.responses ?? {}).sort(), ['200', '401', '404', '429']);
-    assert.deepEqual(Object.keys(imp?.responses ?? {}).sort(), ['201', '400', '401', '403', '404', '413', '429']);
+    assert.deepEqual(Object.keys(one?.responses ?? {}).sort(), ['200', '401', '404', '429', '503']);
+    assert.deepEqual(Object.keys(imp?.responses ?? {}).sort(), [
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '429',
+      '503',
+    ]);
   });
 });

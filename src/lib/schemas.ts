@@ -30,7 +30,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   422: 'Rejected content (`media_rejected`, `idempotency_mismatch`)',
   429: 'Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After)',
   500: 'Generation failed or internal error',
-  503: 'Dependency unavailable',
+  503: 'The database cannot be reached right now (`service_unavailable`, with Retry-After)',
 };
 
 /** Response schema entries for the error statuses a route can answer with (for validation of docs). */

@@ -127,9 +127,10 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
     if (route.schema && !route.schema.hide) {
       (route.schema as Record<string, unknown>).security = [{ [auth === 'api-key' ? 'apiKey' : 'adminToken']: [] }];
       // Every route with a credential may answer 429: past the team's rate limit, or after too
-      // many failed authentications from the client's address.
+      // many failed authentications from the client's address; and 503 while the database (which
+      // every credential check may need) cannot be reached.
       if (route.schema.response) {
-        route.schema.response = { ...(route.schema.response as object), ...errorResponses(429) };
+        route.schema.response = { ...(route.schema.response as object), ...errorResponses(429, 503) };
       }
     }
   });
