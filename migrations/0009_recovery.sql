@@ -27,3 +27,4 @@ create table service_instances (
 -- A synchronous request records the generation it created under its claim, so that a retry that
 -- takes over the claim of a process that died finishes that generation instead of paying again.
 alter table idempotency_keys add column owner text, add column generation_id text;
+create index idempotency_keys_in_flight_idx on idempotency_keys (owner) where state = 'in_flight';

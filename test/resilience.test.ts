@@ -146,6 +146,37 @@ describe('a database outage', () => {
     assert.equal(await balanceOf(service, team.key), before);
     assert.ok(service.alive());
   });
+
+  test('a claim the hung database wrote after its request gave up is released, and the retry is accepted once', async () => {
+    const before = await balanceOf(service, team.key); // also puts the key in the cache
+    const key = `ghost-${randomBytes(6).toString('hex')}`;
+    const post = () =>
+      call<{ generation_id: string }>(service, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt: 'after the hang' },
+        headers: { 'idempotency-key': key },
+      });
+    await database.signal('SIGSTOP');
+    try {
+      const refused = await post();
+      assert.equal(refused.status, 503, refused.text);
+    } finally {
+      await database.signal('SIGCONT');
+    }
+    // The claim was sent before the request gave up; the resumed server wrote it anyway.
+    const ghost = await waitFor(async () => {
+      const { rows } = await check.query<{ state: string }>('select state from idempotency_keys where key = $1', [key]);
+      return rows[0];
+    });
+    assert.equal(ghost.state, 'in_flight');
+    const accepted = await waitFor(async () => {
+      const r = await post();
+      return r.status === 409 ? undefined : r;
+    }, 20_000);
+    assert.equal(accepted.status, 200, accepted.text);
+    const done = await finalStatus(service, team.key, accepted.body.generation_id);
+    assert.equal(await balanceOf(service, team.key), before - done.credits_used);
+  });
 });
 
 describe('workers killed on the same item', () => {

@@ -1,13 +1,17 @@
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.ts';
 import { AppError } from '../lib/errors.ts';
 import {
+  ClaimsInFlight,
   claimIdempotencyKey,
   completeIdempotencyKey,
+  releaseGhostClaims,
   releaseIdempotencyKey,
   requestHash,
 } from '../modules/idempotency/service.ts';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const GHOST_CHECK_MS = 5000;
 
 /**
  * `Idempotency-Key` on every POST of the public API: the same key with the same body within
@@ -18,6 +22,23 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
  */
 export function installIdempotency(app: App): void {
   app.decorateRequest('idempotency', null);
+  const inFlight = new ClaimsInFlight();
+  const holders = new WeakMap<FastifyRequest, { teamId: string; key: string }>();
+  // A claim the database wrote after its request gave up (the database hung, then ran the
+  // statement when it resumed) has a live owner and no request: release such claims.
+  const ghostTimer = setInterval(() => {
+    releaseGhostClaims(app.deps.pool, app.deps.instanceId, inFlight).catch(() => undefined);
+  }, GHOST_CHECK_MS);
+  ghostTimer.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(ghostTimer);
+    done();
+  });
+  app.addHook('onResponse', (request, _reply, done) => {
+    const holder = holders.get(request);
+    if (holder) inFlight.delete(holder.teamId, holder.key);
+    done();
+  });
 
   // Callback-style hooks: requests without a key (nearly all) pay no promise on the hot path.
   app.addHook('preHandler', (request, reply, done) => {
@@ -37,6 +58,9 @@ export function installIdempotency(app: App): void {
       return;
     }
     const hash = requestHash(`${request.method} ${request.url}`, request.body);
+    const holder = { teamId: request.principal.teamId, key: header };
+    inFlight.add(holder.teamId, holder.key);
+    holders.set(request, holder);
     claimIdempotencyKey(app.deps.pool, {
       teamId: request.principal.teamId,
       key: header,

@@ -225,6 +225,7 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
       if (n % 3 === 0) body.webhook = receiver.url;
       const idempotencyKey = randomUUID();
       const deadline = Date.now() + 150_000;
+      let last = '';
       for (let attempt = 0; Date.now() < deadline; attempt++) {
         const port = apiPorts[(n + attempt) % 2];
         stats.requests += 1;
@@ -269,12 +270,15 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
             return;
           }
           wait = 1000 * Number(r.headers.get('retry-after') ?? '1');
-        } catch {
+          last = `${r.status} ${text.slice(0, 200)}`;
+        } catch (err) {
           stats.networkErrors += 1;
+          last = String(err);
         }
         await sleep(Math.min(wait, 2000));
       }
       stats.gaveUp += 1;
+      event(`client gave up after 150 s; last answer: ${last}`);
     };
     let counter = 0;
     const clients = Array.from({ length: 3 }, async () => {

@@ -140,3 +140,38 @@ export async function releaseIdempotencyKey(db: Queryable, claim: IdempotencyCla
 export async function deleteExpiredIdempotencyKeys(db: Queryable): Promise<number> {
   return sql.deleteExpiredKeys(db, IDEMPOTENCY_TTL_HOURS);
 }
+
+/**
+ * The Idempotency-Key claims this process's requests hold right now (added before the claim is
+ * asked for, removed when the response is sent), so that claims in the database that no request
+ * holds can be told apart.
+ */
+export class ClaimsInFlight {
+  // Counted: two requests of this process may send the same key at once (one gets a 409).
+  readonly #held = new Map<string, { teamId: string; key: string; requests: number }>();
+
+  add(teamId: string, key: string): void {
+    const id = `${teamId}\n${key}`;
+    const held = this.#held.get(id);
+    if (held) held.requests += 1;
+    else this.#held.set(id, { teamId, key, requests: 1 });
+  }
+
+  delete(teamId: string, key: string): void {
+    const id = `${teamId}\n${key}`;
+    const held = this.#held.get(id);
+    if (held && --held.requests === 0) this.#held.delete(id);
+  }
+
+  list(): Array<{ teamId: string; key: string }> {
+    return [...this.#held.values()];
+  }
+}
+
+// A claim no request of its owner holds, this old, was written after its request gave up.
+const GHOST_GRACE_SECONDS = 5;
+
+/** Releases this process's claims that no request of it holds (see deleteGhostClaims). */
+export async function releaseGhostClaims(db: Queryable, owner: string, inFlight: ClaimsInFlight): Promise<number> {
+  return sql.deleteGhostClaims(db, owner, inFlight.list(), GHOST_GRACE_SECONDS);
+}

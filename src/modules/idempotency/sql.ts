@@ -106,3 +106,25 @@ export async function deleteExpiredKeys(db: Queryable, ttlHours: number): Promis
   );
   return rowCount ?? 0;
 }
+
+/**
+ * Deletes this owner's in-flight claims older than `graceSeconds` that none of its requests
+ * holds: claims a statement wrote after its request had given up on it (the database was hung
+ * and ran the statement once it resumed), which no request will ever finish or release.
+ */
+export async function deleteGhostClaims(
+  db: Queryable,
+  owner: string,
+  held: Array<{ teamId: string; key: string }>,
+  graceSeconds: number,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `delete from idempotency_keys k
+     where k.owner = $1::text and k.state = 'in_flight'
+       and k.created_at < now() - make_interval(secs => $4::float8)
+       and not exists (select 1 from unnest($2::text[], $3::text[]) as h(team_id, key)
+                       where h.team_id = k.team_id and h.key = k.key)`,
+    [owner, held.map((h) => h.teamId), held.map((h) => h.key), graceSeconds],
+  );
+  return rowCount ?? 0;
+}
