@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Logger,
   makeWorkerUtils,
@@ -85,6 +86,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
       events,
     });
   let stopping = false;
+  const stopped = new AbortController();
   let runner: Runner = await startRunner();
   // graphile-worker shuts its pool down when it cannot record a job's outcome (e.g. the
   // database went away at that moment): the process stays, and a new runner takes over once
@@ -101,6 +103,8 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
     log.warn({ err }, `${reason}: starting a new one`);
     restarting = (async () => {
       for (let delay = 1000; !stopping; delay = Math.min(delay * 2, 30_000)) {
+        await sleep(delay, undefined, { signal: stopped.signal }).catch(() => undefined);
+        if (stopping) return;
         try {
           runner = await startRunner();
           keepRunning(runner);
@@ -108,7 +112,6 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
           return;
         } catch (startError) {
           log.warn({ err: startError }, 'job runner could not start yet');
-          await new Promise((r) => setTimeout(r, delay));
         }
       }
     })().finally(() => {
@@ -151,6 +154,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   return {
     stop: async () => {
       stopping = true;
+      stopped.abort();
       clearInterval(timer);
       await sweeper.stop();
       await restarting;
