@@ -16,6 +16,7 @@ const EnvSchema = Type.Object({
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  JSON_MAX_DEPTH: Type.Integer({ minimum: 8, maximum: 1000, default: 64 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 3000 }),
   RATE_LIMIT_WRITES_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
@@ -82,6 +83,8 @@ export interface Config {
   adminToken: string | undefined;
   logLevel: string;
   jsonBodyLimit: number;
+  /** Deepest nesting of objects and arrays a JSON body may have (400 beyond). */
+  jsonMaxDepth: number;
   /** How long a verified API key is trusted without asking the database again (at most 1 s). */
   authCacheTtlMs: number;
   /** Per team and API process; 0 turns the limit off. */
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
+    jsonMaxDepth: e.JSON_MAX_DEPTH,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     rateLimit: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE },
     authFailures: { perMinute: e.AUTH_FAILURES_PER_MINUTE, burst: e.AUTH_FAILURES_BURST },

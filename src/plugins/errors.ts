@@ -2,14 +2,27 @@ import type { FastifyError } from 'fastify';
 import type { App } from '../app-types.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, type ErrorCode, type ErrorDetail } from '../lib/errors.ts';
+import { scanJsonText } from '../lib/json-scan.ts';
 import { validationDetails } from './validation.ts';
 
 interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
 }
 
+/** The most `details` an error lists; a cheap request must not buy a large answer. */
+export const MAX_ERROR_DETAILS = 20;
+
 function body(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
-  return { error: details ? { code, message, details } : { code, message } };
+  if (!details) return { error: { code, message } };
+  if (details.length <= MAX_ERROR_DETAILS) return { error: { code, message, details } };
+  const more = details.length - MAX_ERROR_DETAILS;
+  return {
+    error: {
+      code,
+      message: `${message} (and ${more} more ${more === 1 ? 'problem' : 'problems'} not listed)`,
+      details: details.slice(0, MAX_ERROR_DETAILS),
+    },
+  };
 }
 
 /** A byte count as people read it: `5 MiB (5242880 bytes)`. */
@@ -28,7 +41,10 @@ interface RouteLimits {
 function fromFastifyError(error: FastifyError, route: RouteLimits): AppError | undefined {
   if (error.validation) {
     const details = validationDetails(error.validation as never, error.validationContext);
-    const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
+    const summary = details
+      .slice(0, MAX_ERROR_DETAILS)
+      .map((d) => `${d.field} ${d.message}`)
+      .join('; ');
     return new AppError('invalid_request', `Invalid request: ${summary}`, details);
   }
   if (PG_BAD_TEXT.has(String(error.code))) {
@@ -60,9 +76,6 @@ function fromFastifyError(error: FastifyError, route: RouteLimits): AppError | u
   return undefined;
 }
 
-// An escaped NUL that is not itself an escaped backslash followed by 'u0000'.
-const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
-
 // PostgreSQL refuses NUL characters and invalid encodings in text: that is bad input, not a bug.
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
 
@@ -80,13 +93,16 @@ function databaseUnavailable(): AppError {
 
 /** One error handler and one not-found handler: every error leaves as `{"error": {...}}`. */
 export function installErrorHandling(app: App): void {
-  // JSON bodies: Fastify's parser (which refuses __proto__ and constructor.prototype keys), plus
-  // a refusal of the NUL character, which no text field may hold.
+  // JSON bodies: Fastify's parser (which refuses __proto__ and constructor.prototype keys), after
+  // one pass that refuses nesting deeper than JSON_MAX_DEPTH, the NUL character and unpaired
+  // surrogates, before anything walks the body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  const maxDepth = app.deps.config.jsonMaxDepth;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
-    if (NUL_ESCAPE.test(text as string)) {
-      done(new AppError('invalid_request', 'Text fields may not contain the NUL character (\\u0000)'), undefined);
+    const problem = scanJsonText(text as string, maxDepth);
+    if (problem) {
+      done(new AppError('invalid_request', problem), undefined);
       return;
     }
     parseJson(request, text as string, done);
