@@ -1,12 +1,12 @@
 // Result-file storage: the local driver, the S3 driver against a fake S3 server, and the media
 // route over real HTTP. Needs no database: `node --test test/storage.test.ts`.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -137,6 +137,12 @@ describe('storage keys', () => {
   });
 });
 
+/** Where the sharded layout puts the files of a key's first segment (the layout's definition). */
+function shardOf(root: string, first: string): string {
+  const hash = createHash('sha256').update(first).digest('hex');
+  return join(root, `~${hash.slice(0, 2)}`, hash.slice(2, 4));
+}
+
 describe('LocalStorage', () => {
   let dir: string;
   let storage: LocalStorage;
@@ -156,16 +162,48 @@ describe('LocalStorage', () => {
     assert.equal(object.range, undefined);
     assert.deepEqual(await readAll(object.body), bytes);
 
-    const path = join(dir, 'media', 'gen_1', 'abc.png');
+    const path = join(shardOf(join(dir, 'media'), 'gen_1'), 'gen_1', 'abc.png');
     assert.deepEqual(await readFile(path), bytes);
     assert.equal((await stat(path)).mode & 0o777, 0o644);
-    assert.deepEqual(await readdir(join(dir, 'media', 'gen_1')), ['abc.png'], 'no temporary file left');
+    assert.deepEqual(await readdir(dirname(path)), ['abc.png'], 'no temporary file left');
 
     // Writing the same key again is harmless.
     await storage.put('gen_1/abc.png', bytes, 'image/png');
     const again = await storage.get('gen_1/abc.png');
     assert.ok(again);
     assert.deepEqual(await readAll(again.body), bytes);
+  });
+
+  test('files are sharded under two levels of hash prefixes, all of a generation together', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'genmedia-shards-'));
+    const root = join(own, 'media');
+    const sharded = new LocalStorage({ root, publicBaseUrl: 'https://api.example.com/' });
+    for (let i = 0; i < 300; i++) {
+      await sharded.put(`gen_${i}/a.png`, Buffer.from('a'), 'image/png');
+      await sharded.put(`gen_${i}/b.png`, Buffer.from('b'), 'image/png');
+    }
+    const top = await readdir(root);
+    assert.ok(
+      top.every((name) => /^~[0-9a-f]{2}$/.test(name)),
+      `only shard directories at the top: ${top.slice(0, 5)}`,
+    );
+    assert.ok(top.length > 100 && top.length <= 256, `${top.length} top-level directories`);
+    assert.deepEqual((await readdir(join(shardOf(root, 'gen_7'), 'gen_7'))).sort(), ['a.png', 'b.png']);
+    // The URL does not change with the layout.
+    assert.equal(sharded.publicUrl('gen_7/a.png'), 'https://api.example.com/media/gen_7/a.png');
+    await rm(own, { recursive: true, force: true });
+  });
+
+  test('a file written before sharding, at <root>/<key>, is still read (whole and ranged)', async () => {
+    const bytes = randomBytes(64);
+    await mkdir(join(dir, 'media', 'gen_legacy'), { recursive: true });
+    await writeFile(join(dir, 'media', 'gen_legacy', 'old.png'), bytes);
+    const whole = await storage.get('gen_legacy/old.png');
+    assert.ok(whole);
+    assert.deepEqual(await readAll(whole.body), bytes);
+    const part = await storage.get('gen_legacy/old.png', { start: 8, end: 15 });
+    assert.ok(part);
+    assert.deepEqual(await readAll(part.body), bytes.subarray(8, 16));
   });
 
   test('content types come back from the key', async () => {
@@ -568,6 +606,9 @@ describe('media routes', () => {
     dir = await mkdtemp(join(tmpdir(), 'genmedia-media-'));
     const storage = new LocalStorage({ root: join(dir, 'media'), publicBaseUrl: 'http://unused' });
     await storage.put(key, video, 'video/mp4');
+    // As a version before sharding wrote it.
+    await mkdir(join(dir, 'media', 'gen_0'), { recursive: true });
+    await writeFile(join(dir, 'media', 'gen_0', 'legacy.mp4'), video);
     await storage.put('b.png', Buffer.from('png'), 'image/png');
     await storage.put('notes.txt', Buffer.from('héllo'), 'text/plain');
     app = Fastify({ logger: false });
@@ -587,6 +628,15 @@ describe('media routes', () => {
     assert.equal(r.headers.etag, etagForKey(key));
     assert.equal(r.headers['accept-ranges'], 'bytes');
   }
+
+  test('a file of the layout before sharding is served at its unchanged URL, ranges too', async () => {
+    const whole = await get('/media/gen_0/legacy.mp4');
+    assert.equal(whole.status, 200);
+    assert.deepEqual(whole.body, video);
+    const part = await get('/media/gen_0/legacy.mp4', { range: 'bytes=100-199' });
+    assert.equal(part.status, 206);
+    assert.deepEqual(part.body, video.subarray(100, 200));
+  });
 
   test('GET serves the exact bytes', async () => {
     const r = await get(`/media/${key}`);

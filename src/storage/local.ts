@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, resolve, sep } from 'node:path';
 import { checkedContentType, contentTypeForKey, keyAfterPrefix, trimTrailingSlashes } from './keys.ts';
@@ -13,7 +13,11 @@ export interface LocalStorageOptions {
 }
 
 /**
- * Files on the local disk, one per key at `<root>/<key>`. Only bytes are stored: the content
+ * Files on the local disk, one per key, sharded: `<root>/~<aa>/<bb>/<key>`, where `aa` and `bb`
+ * are the first two bytes (hex) of the SHA-256 of the key's first segment, so all files of one
+ * generation stay together and no directory holds more than a few hundred entries however many
+ * generations there are. The `~` keeps shard directories apart from every key (segments cannot
+ * hold it). Files written before sharding, at `<root>/<key>`, are still read from there. Only bytes are stored: the content
  * type comes back from the key's extension (keys.ts), and `put` refuses a type that does not
  * match it. Writes go to a temporary file in the same directory and are renamed into place, so
  * a reader sees either no file or the whole file.
@@ -28,9 +32,16 @@ export class LocalStorage implements Storage {
   }
 
   /** The file for a valid key; undefined for an invalid one (checked again after resolving). */
-  #path(key: string): string | undefined {
+  #path(key: string, layout: 'sharded' | 'legacy' = 'sharded'): string | undefined {
     if (contentTypeForKey(key) === undefined) return undefined;
-    const path = resolve(this.root, key);
+    const slash = key.indexOf('/');
+    const hash = createHash('sha256')
+      .update(slash < 0 ? key : key.slice(0, slash))
+      .digest('hex');
+    const path =
+      layout === 'sharded'
+        ? resolve(this.root, `~${hash.slice(0, 2)}`, hash.slice(2, 4), key)
+        : resolve(this.root, key);
     return path.startsWith(this.root + sep) ? path : undefined;
   }
 
@@ -58,18 +69,26 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async get(key: string, range?: RangeRequest): Promise<StoredObject | undefined> {
-    const path = this.#path(key);
-    const contentType = contentTypeForKey(key);
-    if (path === undefined || contentType === undefined) return undefined;
-    let file: FileHandle;
-    try {
-      file = await open(path, 'r');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-      throw err;
+  /** Opens the file of a key where it is: sharded, or where a version before sharding put it. */
+  async #open(key: string): Promise<FileHandle | undefined> {
+    for (const layout of ['sharded', 'legacy'] as const) {
+      const path = this.#path(key, layout);
+      if (path === undefined) return undefined;
+      try {
+        return await open(path, 'r');
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') throw err;
+      }
     }
+    return undefined;
+  }
+
+  async get(key: string, range?: RangeRequest): Promise<StoredObject | undefined> {
+    const contentType = contentTypeForKey(key);
+    if (contentType === undefined) return undefined;
+    const file = await this.#open(key);
+    if (file === undefined) return undefined;
     try {
       const stat = await file.stat();
       if (!stat.isFile()) {
