@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { type ServiceProcess, startServiceProcess } from './chaos/service.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
@@ -302,34 +302,27 @@ describe('outbound URL policy at the API', () => {
 describe('a worker killed mid-job', () => {
   let server: TestServer;
   let team: TeamFixture;
-  const workers: ChildProcess[] = [];
+  const workers: ServiceProcess[] = [];
 
   before(async () => {
     server = await startTestServer({ worker: false });
     team = await createTeam(server, 10_000);
   });
   after(async () => {
-    for (const w of workers) w.kill('SIGKILL');
+    for (const w of workers) await w.kill();
     await server.close();
   });
 
-  const startWorkerProcess = (delayMs: number) => {
-    const child = spawn(process.execPath, ['src/server.ts'], {
-      env: {
-        ...process.env,
-        ROLE: 'worker',
-        DATABASE_URL: server.databaseUrl,
-        DATA_DIR: server.dataDir,
-        PUBLIC_BASE_URL: server.url,
-        ALLOW_PRIVATE_URLS: 'true',
-        SIMULATOR_DELAY_MS: String(delayMs),
-        WORKER_DEAD_AFTER_MS: '2000',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
+  const startWorkerProcess = async (delayMs: number) => {
+    const worker = await startServiceProcess({
+      role: 'worker',
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      dataDir: server.dataDir,
+      env: { SIMULATOR_DELAY_MS: String(delayMs), WORKER_DEAD_AFTER_MS: '2000' },
     });
-    workers.push(child);
-    return child;
+    workers.push(worker);
+    return worker;
   };
 
   test('every generation still finishes, with no double charge and no double refund', async () => {
@@ -342,7 +335,7 @@ describe('a worker killed mid-job', () => {
       });
       ids.push(r.body.generation_id);
     }
-    const first = startWorkerProcess(3000);
+    const first = await startWorkerProcess(3000);
     // Wait until the worker is inside jobs, then kill it without warning.
     await waitFor(async () => {
       const { rows } = await server.pool.query(
@@ -351,9 +344,8 @@ describe('a worker killed mid-job', () => {
       );
       return rows[0].n >= 2 ? true : undefined;
     });
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
-    startWorkerProcess(0);
+    await first.kill();
+    await startWorkerProcess(0);
 
     const finals = [];
     for (const id of ids) finals.push(await waitForGeneration(server, team.key, id, 60_000));

@@ -11,36 +11,40 @@ function nested(depth: number, leaf = '1'): string {
   return `${'{"a":'.repeat(depth - 1)}{"a":${leaf}}${'}'.repeat(depth - 1)}`;
 }
 
-describe('hostile JSON bodies', () => {
-  let server: TestServer;
-  let team: TeamFixture;
+/** A server and a team with 1,000 credits for one describe block, and a raw JSON POST. */
+function serverWithTeam() {
+  const s = {} as { server: TestServer; team: TeamFixture };
   before(async () => {
-    server = await startTestServer();
-    team = await createTeam(server, 1000);
+    s.server = await startTestServer();
+    s.team = await createTeam(s.server, 1000);
   });
-  after(() => server.close());
-
-  const generations = async () => {
-    const { rows } = await server.pool.query<{ n: number }>(
-      'select count(*)::int as n from generations where team_id = $1',
-      [team.id],
-    );
-    return rows[0]?.n ?? 0;
-  };
-
+  after(() => s.server.close());
   const post = (path: string, raw: string, headers: Record<string, string> = {}) =>
-    call<ErrorReply>(server, 'POST', path, {
-      token: team.key,
+    call<ErrorReply>(s.server, 'POST', path, {
+      token: s.team.key,
       raw,
       headers: { 'content-type': 'application/json', ...headers },
     });
+  return { s, post };
+}
+
+describe('hostile JSON bodies', () => {
+  const { s, post } = serverWithTeam();
+
+  const generations = async () => {
+    const { rows } = await s.server.pool.query<{ n: number }>(
+      'select count(*)::int as n from generations where team_id = $1',
+      [s.team.id],
+    );
+    return rows[0]?.n ?? 0;
+  };
 
   /** Asserts a 400 invalid_request whose message matches, with nothing written or charged. */
   const refusedWithNothingWritten = async (reply: Awaited<ReturnType<typeof post>>, message: RegExp) => {
     assert.equal(reply.status, 400, reply.text);
     assert.equal(reply.body.error.code, 'invalid_request');
     assert.match(reply.body.error.message, message);
-    assert.equal(await balanceOf(server, team.key), 1000);
+    assert.equal(await balanceOf(s.server, s.team.key), 1000);
     assert.equal(await generations(), 0);
   };
 
@@ -56,9 +60,9 @@ describe('hostile JSON bodies', () => {
     assert.equal(escaped.status, 200, escaped.text);
     const raw = await post('/api/v1/images/generate', JSON.stringify({ prompt: 'cat 😀 raw' }));
     assert.equal(raw.status, 200, raw.text);
-    const { rows } = await server.pool.query<{ prompt: string }>(
+    const { rows } = await s.server.pool.query<{ prompt: string }>(
       `select input->>'prompt' as prompt from generations where team_id = $1 order by created_at`,
-      [team.id],
+      [s.team.id],
     );
     assert.deepEqual(
       rows.map((r) => r.prompt),
@@ -68,20 +72,7 @@ describe('hostile JSON bodies', () => {
 });
 
 describe('nesting and size limits', () => {
-  let server: TestServer;
-  let team: TeamFixture;
-  before(async () => {
-    server = await startTestServer();
-    team = await createTeam(server, 1000);
-  });
-  after(() => server.close());
-
-  const post = (path: string, raw: string, headers: Record<string, string> = {}) =>
-    call<ErrorReply>(server, 'POST', path, {
-      token: team.key,
-      raw,
-      headers: { 'content-type': 'application/json', ...headers },
-    });
+  const { s, post } = serverWithTeam();
 
   test('an unknown field nested 4,000 deep with an Idempotency-Key is 400, not a stack overflow', async () => {
     const r = await post('/api/v1/images/generate', `{"prompt":"x","extra":${nested(4000)}}`, {
@@ -89,7 +80,7 @@ describe('nesting and size limits', () => {
     });
     assert.equal(r.status, 400, r.text);
     assert.match(r.body.error.message, /nesting is deeper than the limit of 64 levels/);
-    const { rows } = await server.pool.query('select 1 from idempotency_keys where key = $1', ['deep-1']);
+    const { rows } = await s.server.pool.query('select 1 from idempotency_keys where key = $1', ['deep-1']);
     assert.equal(rows.length, 0, 'no claim was written');
   });
 
@@ -120,15 +111,15 @@ describe('nesting and size limits', () => {
 
   test('thousands of bad fields answer at most 20 details, saying how many more there were', async () => {
     const urls = Array.from({ length: 12_000 }, (_, i) => `not a url ${i}`);
-    const r = await call<ErrorReply>(server, 'POST', '/api/v1/images/generate', {
-      token: team.key,
+    const r = await call<ErrorReply>(s.server, 'POST', '/api/v1/images/generate', {
+      token: s.team.key,
       body: { prompt: 'x', images: urls },
     });
     assert.equal(r.status, 400);
     assert.equal(r.body.error.details?.length, 20);
     assert.match(r.body.error.message, /\(and \d+ more problems not listed\)$/);
     assert.ok(r.text.length < 8192, `the answer is ${r.text.length} bytes`);
-    assert.equal(await balanceOf(server, team.key), 1000);
+    assert.equal(await balanceOf(s.server, s.team.key), 1000);
   });
 
   test('an escaped NUL is still refused, and an escaped backslash before u0000 is not a NUL', async () => {

@@ -105,48 +105,45 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const safetyNet = new Date(Date.now() + SYNC_SAFETY_NET_MS);
     const jobsRunAt = (position: number) => (inRequest.has(position) ? safetyNet : null);
 
-    if (!endpoint.sync) {
-      let response: Static<TResponse> | undefined;
-      const claim = request.idempotency;
-      const created = await createGeneration(deps.pool, deps.storage, {
+    const claim = request.idempotency;
+    // Accepts the generation; `then` runs last in its transaction.
+    const accept = (then: (client: Queryable, created: CreatedGeneration) => Promise<void>) =>
+      createGeneration(deps.pool, deps.storage, {
         teamId,
         workspaceId,
         plan,
         jobsRunAt,
         finish: async (client, created) => {
           await endpoint.onCreated?.(client, created, plan, owner);
-          response = endpoint.respond(created, plan, body, undefined);
-          if (claim) await completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
+          await then(client, created);
         },
       });
-      if (inRequest.size > 0) {
-        const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
-        const first = [...inRequest].map((position) => created.itemIds[position] as string);
-        await Promise.all(first.map((id) => runItem(context, operations, id, { mayRetry: false })));
-      }
+    const runHere = (itemIds: string[]) => {
+      const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
+      return Promise.all(itemIds.map((id) => runItem(context, operations, id, { mayRetry: false })));
+    };
+
+    if (!endpoint.sync) {
+      let response: Static<TResponse> | undefined;
+      const created = await accept(async (client, created) => {
+        response = endpoint.respond(created, plan, body, undefined);
+        if (claim) await completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
+      });
+      if (inRequest.size > 0) await runHere([...inRequest].map((position) => created.itemIds[position] as string));
       return response;
     }
 
     // A retry that took over the Idempotency-Key of a request whose process died finishes the
     // generation that request created (and paid for) instead of creating another.
-    const claim = request.idempotency;
     const unfinished = claim?.unfinishedGenerationId
       ? await loadAcceptedGeneration(deps.pool, deps.storage, claim.unfinishedGenerationId, teamId)
       : undefined;
     const created =
       unfinished ??
-      (await createGeneration(deps.pool, deps.storage, {
-        teamId,
-        workspaceId,
-        plan,
-        jobsRunAt,
-        finish: async (client, created) => {
-          await endpoint.onCreated?.(client, created, plan, owner);
-          if (claim) await recordClaimedGeneration(client, claim, created.id);
-        },
+      (await accept(async (client, created) => {
+        if (claim) await recordClaimedGeneration(client, claim, created.id);
       }));
-    const context = executionContext(deps, AbortSignal.timeout(SYNC_SAFETY_NET_MS / 2));
-    await Promise.all(created.itemIds.map((id) => runItem(context, operations, id, { mayRetry: false })));
+    await runHere(created.itemIds);
     const items = await Promise.all(
       created.itemIds.map(async (id) => {
         const row = await selectItemResult(deps.pool, id);
