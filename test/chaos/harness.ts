@@ -2,7 +2,6 @@
 // folder while a steady load of generations runs through them; processes are SIGKILLed and the
 // database is stopped and hung. Afterwards every invariant a paying user relies on is checked and
 // reported as figures. `npm run chaos` runs the full schedule; test/chaos.test.ts a short one.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded.ts';
 import { StandaloneDatabase } from './database.ts';
+import { type ServiceProcess, startServiceProcess } from './service.ts';
 
 export type Profile = 'short' | 'full';
 
@@ -44,11 +44,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Proc {
   name: string;
   role: 'api' | 'worker';
-  port: number;
-  child: ChildProcess;
+  service: ServiceProcess;
   killedByUs: boolean;
-  /** A worker has said it started. */
-  started: boolean;
 }
 
 /** Webhook receiver: records every delivery; answers 503 to a tenth of first attempts. */
@@ -122,18 +119,14 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
   const logFile = createWriteStream(join(dir, 'processes.log'));
   let check: pg.Pool | undefined;
 
-  const spawnProc = (name: string, role: 'api' | 'worker', port: number): Proc => {
-    const child = spawn(process.execPath, ['src/server.ts'], {
+  const spawnProc = async (name: string, role: 'api' | 'worker', port?: number): Promise<Proc> => {
+    const service = await startServiceProcess({
+      role,
+      databaseUrl: db.url,
+      adminToken,
+      dataDir: join(dir, 'data'),
+      port,
       env: {
-        ...process.env,
-        ROLE: role,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: db.url,
-        ADMIN_TOKEN: adminToken,
-        DATA_DIR: join(dir, 'data'),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        ALLOW_PRIVATE_URLS: 'true',
         SIMULATOR_DELAY_MS: '1200',
         WORKER_CONCURRENCY: '6',
         WORKER_DEAD_AFTER_MS: '3000',
@@ -142,59 +135,36 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
         WEBHOOK_RETRY_DELAYS_S: '1,2,3,5,5,5,5,5,5,5',
         RATE_LIMIT_PER_MINUTE: '0',
         RATE_LIMIT_WRITES_PER_MINUTE: '0',
-        // A worker says 'worker started' at info; API processes would log every request there.
-        LOG_LEVEL: role === 'worker' ? 'info' : 'warn',
+        // API processes would log every request at info (a worker needs info to say it started).
+        ...(role === 'api' ? { LOG_LEVEL: 'warn' } : {}),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      onOutput: (text) => logFile.write(`${name}: ${text}`),
     });
-    child.stdout?.on('data', (d: Buffer) => {
-      if (d.includes('worker started')) proc.started = true;
-      logFile.write(`${name}: ${d}`);
-    });
-    child.stderr?.on('data', (d: Buffer) => logFile.write(`${name}! ${d}`));
-    const proc: Proc = { name, role, port, child, killedByUs: false, started: false };
-    child.on('exit', (code, signal) => {
+    const proc: Proc = { name, role, service, killedByUs: false };
+    service.child.on('exit', (code, signal) => {
       if (!proc.killedByUs) event(`UNEXPECTED: ${name} exited (${code ?? signal})`);
     });
     procs.push(proc);
     return proc;
   };
-  const ready = async (proc: Proc) => {
-    for (let i = 0; i < 300; i++) {
-      if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited at start (see processes.log)`);
-      if (proc.role === 'worker') {
-        if (proc.started) return;
-      } else {
-        const ok = await fetch(`http://127.0.0.1:${proc.port}/readyz`).then(
-          (r) => r.status === 200,
-          () => false,
-        );
-        if (ok) return;
-      }
-      await sleep(100);
-    }
-    throw new Error(`${proc.name} did not become ready`);
-  };
+  const ready = (proc: Proc) => proc.service.ready(30_000);
   const kill = async (proc: Proc) => {
     proc.killedByUs = true;
-    const exited = new Promise((r) => proc.child.once('exit', r));
-    proc.child.kill('SIGKILL');
-    await exited;
+    await proc.service.kill();
     procs.splice(procs.indexOf(proc), 1);
   };
   const replace = async (proc: Proc) => {
     await kill(proc);
-    const next = spawnProc(proc.name, proc.role, proc.port);
-    return next;
+    return spawnProc(proc.name, proc.role, proc.role === 'api' ? Number(new URL(proc.service.url).port) : undefined);
   };
 
   try {
     check = new pg.Pool({ connectionString: db.url, max: 3 });
     check.on('error', () => undefined);
     const apiPorts = [await freePort(), await freePort()];
-    const api = [spawnProc('api-1', 'api', apiPorts[0] as number), spawnProc('api-2', 'api', apiPorts[1] as number)];
+    const api = [await spawnProc('api-1', 'api', apiPorts[0]), await spawnProc('api-2', 'api', apiPorts[1])];
     await Promise.all(api.map(ready));
-    const workers = [spawnProc('worker-1', 'worker', 0), spawnProc('worker-2', 'worker', 0)];
+    const workers = [await spawnProc('worker-1', 'worker'), await spawnProc('worker-2', 'worker')];
     await Promise.all(workers.map(ready));
     event('2 API and 2 worker processes ready');
 
@@ -334,7 +304,7 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
         const current = procs.filter((p) => p.role === 'worker');
         for (const proc of current) await kill(proc);
         sameItemInterruptions += 1;
-        const fresh = [spawnProc('worker-1', 'worker', 0), spawnProc('worker-2', 'worker', 0)];
+        const fresh = [await spawnProc('worker-1', 'worker'), await spawnProc('worker-2', 'worker')];
         await Promise.all(fresh.map(ready));
       }
       event('workers back after the third round');
@@ -458,7 +428,7 @@ export async function runChaos(profile: Profile, log: (line: string) => void = (
   } finally {
     for (const proc of [...procs]) {
       proc.killedByUs = true;
-      proc.child.kill('SIGKILL');
+      await proc.service.kill();
     }
     await check?.end().catch(() => undefined);
     await receiver.stop();

@@ -22,11 +22,15 @@ export interface ServiceOptions {
   adminToken: string;
   dataDir: string;
   env?: Record<string, string>;
+  /** A fixed port (a restarted process keeps its address); a free one otherwise. */
+  port?: number;
+  /** Gets everything the process prints, as it prints it. */
+  onOutput?: (text: string) => void;
 }
 
 /** Starts `node src/server.ts` with the given role against an existing database. */
 export async function startServiceProcess(options: ServiceOptions): Promise<ServiceProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let printed = '';
   let started = false;
@@ -48,6 +52,7 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collect = (d: Buffer) => {
+    options.onOutput?.(d.toString());
     printed += d.toString();
     if (printed.length > 200_000) printed = printed.slice(-100_000);
     if (!started && printed.includes('worker started')) started = true;
