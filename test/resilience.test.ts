@@ -13,7 +13,7 @@ import pg from 'pg';
 import { StandaloneDatabase } from './chaos/database.ts';
 import { type ServiceProcess, startServiceProcess } from './chaos/service.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, type StatusRecord } from './media-helpers.ts';
+import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
 async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -179,7 +179,7 @@ describe('a database outage', () => {
   });
 });
 
-describe('workers killed on the same item', () => {
+describe('workers killed mid-job', () => {
   let server: TestServer;
   let team: TeamFixture;
   const workers: ServiceProcess[] = [];
@@ -221,6 +221,57 @@ describe('workers killed on the same item', () => {
       await worker.kill();
     }
   };
+
+  test('every generation still finishes, with no double charge and no double refund', async () => {
+    const before = await balanceOf(server, team.key);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt: i === 0 ? 'crash [simulate:fail:1]' : `crash ${i}`, batch: 2 },
+      });
+      ids.push(r.body.generation_id);
+    }
+    const first = await startWorker({ SIMULATOR_DELAY_MS: '3000' });
+    // Wait until the worker is inside jobs, then kill it without warning.
+    await waitFor(async () => {
+      const { rows } = await server.pool.query(
+        `select count(*)::int as n from generation_items where status = 'PROCESSING' and generation_id = any($1)`,
+        [ids],
+      );
+      return rows[0].n >= 2 ? true : undefined;
+    });
+    await first.kill();
+    await startWorker({ SIMULATOR_DELAY_MS: '0' });
+
+    const finals = [];
+    for (const id of ids) finals.push(await waitForGeneration(server, team.key, id, 60_000));
+    assert.deepEqual(
+      finals.map((f) => f.status),
+      ['completed', 'completed', 'completed', 'completed', 'completed'],
+    );
+    assert.equal(finals[0]?.items.filter((i) => i.status === 'FAILED').length, 1);
+    const { rows: retried } = await server.pool.query(
+      'select count(*)::int as n from generation_items where attempts > 1 and generation_id = any($1)',
+      [ids],
+    );
+    assert.ok(retried[0].n >= 1, 'some item was interrupted and run again');
+
+    const used = finals.reduce((sum, f) => sum + f.credits_used, 0);
+    assert.equal(await balanceOf(server, team.key), before - used);
+    const { rows: ledger } = await server.pool.query(
+      `select kind, count(*)::int as n from credit_ledger where generation_id = any($1) group by kind order by kind`,
+      [ids],
+    );
+    assert.deepEqual(
+      ledger.map((r) => [r.kind, r.n]),
+      [
+        ['charge', 5],
+        ['refund', 1],
+      ],
+    );
+    await stopWorkers();
+  });
 
   test('an item whose worker is killed three times while running it still completes, charged once', async () => {
     const before = await balanceOf(server, team.key);
