@@ -179,6 +179,72 @@ describe('a database outage', () => {
   });
 });
 
+describe('a job that ends while the database is stopped', () => {
+  let dir: string;
+  let database: StandaloneDatabase;
+  let service: ServiceProcess;
+  let check: pg.Pool;
+  let team: TeamFixture;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'genmedia-outage-'));
+    await chmod(dir, 0o755);
+    database = new StandaloneDatabase(join(dir, 'db'));
+    const db = await database.start();
+    check = new pg.Pool({ connectionString: db.url, max: 2 });
+    check.on('error', () => undefined);
+    const adminToken = `gma_${randomBytes(30).toString('base64url')}`;
+    service = await startServiceProcess({
+      role: 'all',
+      databaseUrl: db.url,
+      adminToken,
+      dataDir: join(dir, 'data'),
+      env: {
+        SIMULATOR_DELAY_MS: '1500',
+        // The finished item gives up waiting at once, so its job ends (and graphile-worker tries
+        // to record that) while the database is still away.
+        ITEM_FINISH_PATIENCE_MS: '0',
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+        ITEM_LEASE_MS: '1500',
+        SWEEP_INTERVAL_MS: '300',
+      },
+    });
+    await service.ready();
+    team = await createTeam({ url: service.url, adminToken }, 1000);
+  });
+  after(async () => {
+    await service?.kill();
+    await check?.end();
+    await database?.stop().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('does not end the process; the sweep takes the item up again once the database is back', async () => {
+    const before = await balanceOf(service, team.key);
+    const created = await call<{ generation_id: string }>(service, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'ends in the dark' },
+    });
+    const id = created.body.generation_id;
+    await waitFor(async () => ((await itemOf(check, id))?.status === 'PROCESSING' ? true : undefined));
+    await database.stop();
+    try {
+      await waitFor(() =>
+        service.output().includes('database unavailable during background work') ? true : undefined,
+      );
+      await sleep(500);
+      assert.ok(service.alive(), `the process exited:\n${service.output()}`);
+    } finally {
+      await database.start();
+    }
+    const done = await finalStatus(service, team.key, id);
+    assert.equal(done.status, 'completed');
+    assert.equal((await itemOf(check, id))?.attempts, 2, 'run again after the outage');
+    assert.equal(await balanceOf(service, team.key), before - done.credits_used);
+    assert.ok(service.alive());
+  });
+});
+
 describe('workers killed mid-job', () => {
   let server: TestServer;
   let team: TeamFixture;
