@@ -16,13 +16,139 @@ export interface ProviderFile {
   actualCredits?: number;
 }
 
+/** What went wrong at a provider, in terms the failure policy acts on. */
+export type ProviderErrorKind =
+  | 'invalid_input'
+  | 'content_policy'
+  | 'auth'
+  | 'quota'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'canceled'
+  | 'internal';
+
+// Kinds for which another route (another vendor) may be tried: the vendor, not the input, failed.
+const FAILOVER_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
+  'auth',
+  'quota',
+  'rate_limited',
+  'unavailable',
+  'timeout',
+]);
+
+export interface ProviderErrorOptions {
+  /** Default: `unavailable` when retryable, `internal` otherwise. */
+  kind?: ProviderErrorKind;
+  /** Whether another route may serve the work instead; default by kind. */
+  failover?: boolean;
+  /** When the vendor asked to be called again (Retry-After). */
+  retryAfterMs?: number;
+  /** The vendor's own code for the failure (an HTTP status, an error type). */
+  vendorCode?: string;
+}
+
 /** A failure of the provider; `retryable` failures are tried again by the job queue. */
 export class ProviderError extends Error {
   readonly retryable: boolean;
+  readonly kind: ProviderErrorKind;
+  readonly failover: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly vendorCode: string | undefined;
 
-  constructor(message: string, retryable: boolean) {
+  constructor(message: string, retryable: boolean, options: ProviderErrorOptions = {}) {
     super(message);
     this.name = 'ProviderError';
     this.retryable = retryable;
+    this.kind = options.kind ?? (retryable ? 'unavailable' : 'internal');
+    this.failover = options.failover ?? FAILOVER_KINDS.has(this.kind);
+    this.retryAfterMs = options.retryAfterMs;
+    this.vendorCode = options.vendorCode;
   }
+}
+
+/** A file a vendor made: a URL to stream it from (with what the vendor said of it), or its bytes. */
+export type OutputFile =
+  | {
+      url: string;
+      contentType?: string;
+      fileName?: string;
+      size?: number;
+      width?: number;
+      height?: number;
+    }
+  | { data: Buffer; contentType: string };
+
+/** What a vendor answered for one unit of work. */
+export interface ProviderOutput {
+  files: OutputFile[];
+  /** The rest of the vendor's answer (seed, timings, text), for the item's result. */
+  metadata: Record<string, unknown>;
+  /** What the vendor says the work cost, when it says (in its currency, as given). */
+  vendorCost?: number;
+}
+
+/** What identifies a vendor job: a small JSON object, persisted with the item. */
+export type VendorHandle = Record<string, string | number | null>;
+
+/** One unit of work, as an adapter submits it. */
+export interface SubmitRequest {
+  /** The vendor's endpoint (model id, path) the route names. */
+  endpoint: string;
+  /** The input, already mapped to the vendor's field names. */
+  input: Record<string, unknown>;
+  /** Stable per item: vendors that take an idempotency key get it, so a retry never runs twice. */
+  idempotencyKey: string;
+  /** Where the vendor should post its completion, when it can reach us. */
+  webhookUrl?: string;
+  signal?: AbortSignal;
+}
+
+export type SubmitResult =
+  | { kind: 'done'; output: ProviderOutput }
+  | { kind: 'accepted'; vendorRequestId: string; handle: VendorHandle };
+
+export type PollResult =
+  | {
+      kind: 'pending';
+      /** 0-1, when the vendor says. */
+      progress?: number;
+      queuePosition?: number;
+      /** When to ask again. */
+      pollAfterMs: number;
+    }
+  | { kind: 'done'; output: ProviderOutput }
+  | { kind: 'failed'; error: ProviderError };
+
+/** A verified vendor webhook: which job it concerns and what it says of it. */
+export interface WebhookEvent {
+  vendorRequestId: string;
+  result: PollResult;
+}
+
+/** A webhook whose signature, timestamp or shape is not acceptable: answered 401, nothing changes. */
+export class WebhookRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookRejectedError';
+  }
+}
+
+/** The fetch adapters are given (the outbound-policy fetch in the service, any fetch in tests). */
+export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A vendor behind one interface: HTTP mapping only. Adapters get their settings and a fetch;
+ * they never reach the database, the job queue, storage or the configuration.
+ */
+export interface Provider {
+  readonly id: string;
+  /** Sends one unit of work: a finished output, or a handle to poll (or to wait for a webhook on). */
+  submit(request: SubmitRequest): Promise<SubmitResult>;
+  /** Where a vendor job stands. */
+  poll(handle: VendorHandle, signal?: AbortSignal): Promise<PollResult>;
+  /** Asks the vendor to stop the job (best effort). */
+  cancel?(handle: VendorHandle): Promise<void>;
+  /** Verifies a webhook of this vendor; throws WebhookRejectedError when it is not genuine. */
+  verifyWebhook?(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): Promise<WebhookEvent>;
 }

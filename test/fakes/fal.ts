@@ -1,0 +1,230 @@
+// A fake fal.ai queue on 127.0.0.1, built from fal's public API shapes (queue submit/status/
+// result/cancel, File objects, 422 `detail[]`, `X-Fal-Error-Type`, user-timeout 504s, and
+// webhooks signed with Ed25519 over `request_id\nuser_id\ntimestamp\nhex(sha256(body))` with
+// the public key at /.well-known/jwks.json). Tests pick a behaviour with a tag in the prompt:
+// [fal:422] [fal:429] [fal:500] [fal:malformed] [fal:error] [fal:504-user] [fal:content-policy].
+import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+
+export interface FakeFalSubmission {
+  endpoint: string;
+  input: Record<string, unknown>;
+  headers: IncomingMessage['headers'];
+  webhookUrl: string | undefined;
+}
+
+interface Job {
+  id: string;
+  app: string;
+  input: Record<string, unknown>;
+  polls: number;
+  canceled: boolean;
+}
+
+export interface FakeFal {
+  /** The queue base URL (what FAL_QUEUE_URL would be). */
+  url: string;
+  jwksUrl: string;
+  key: string;
+  submissions: FakeFalSubmission[];
+  cancels: string[];
+  /** Signs a webhook body as fal does; `at` in unix seconds (default now). */
+  signWebhook(requestId: string, body: string, at?: number, key?: KeyObject): Record<string, string>;
+  /** Replaces the published signing key (the old one no longer verifies). */
+  rotateKey(): void;
+  close(): Promise<void>;
+}
+
+const USER_ID = 'user-fake-1';
+
+function tagOf(input: Record<string, unknown>): string | undefined {
+  return /\[fal:([a-z0-9-]+)\]/.exec(String(input.prompt ?? ''))?.[1];
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** The app part of an endpoint path, as fal builds its request URLs on it. */
+function appOf(segments: string[]): string {
+  const keep = segments[0] === 'workflows' || segments[0] === 'comfy' ? 3 : 2;
+  return segments.slice(0, keep).join('/');
+}
+
+/** Starts the fake; `key` is the FAL_KEY it accepts. */
+export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
+  let pair = generateKeyPairSync('ed25519');
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
+  const jobs = new Map<string, Job>();
+  const submissions: FakeFalSubmission[] = [];
+  const cancels: string[] = [];
+  let base = '';
+
+  const signWebhook = (
+    requestId: string,
+    body: string,
+    at = Math.floor(Date.now() / 1000),
+    signer = pair.privateKey,
+  ) => {
+    const digest = createHash('sha256').update(body).digest('hex');
+    const message = Buffer.from(`${requestId}\n${USER_ID}\n${at}\n${digest}`);
+    return {
+      'content-type': 'application/json',
+      'x-fal-webhook-request-id': requestId,
+      'x-fal-webhook-user-id': USER_ID,
+      'x-fal-webhook-timestamp': String(at),
+      'x-fal-webhook-signature': sign(null, message, signer).toString('hex'),
+    };
+  };
+
+  const result = (job: Job) => ({
+    images: [
+      {
+        url: `${base}/files/${job.id}.png`,
+        content_type: 'image/png',
+        file_name: `${job.id}.png`,
+        width: 64,
+        height: 48,
+      },
+    ],
+    seed: 42,
+    has_nsfw_concepts: [false],
+    prompt: job.input.prompt,
+  });
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', base);
+      const segments = url.pathname.split('/').filter((s) => s !== '');
+      if (req.method === 'GET' && url.pathname === '/.well-known/jwks.json') {
+        const jwk = pair.publicKey.export({ format: 'jwk' });
+        json(res, 200, { keys: [{ ...jwk, kid: 'fake-1', use: 'sig', alg: 'EdDSA' }] });
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files') {
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) }).end(png);
+        return;
+      }
+      if (req.headers.authorization !== `Key ${key}`) {
+        json(res, 401, { detail: 'Invalid Key' });
+        return;
+      }
+      const at = segments.indexOf('requests');
+      if (at > 0) {
+        const job = jobs.get(segments[at + 1] ?? '');
+        if (!job || job.app !== segments.slice(0, at).join('/')) {
+          json(res, 404, { detail: 'Request not found' });
+          return;
+        }
+        const tail = segments.slice(at + 2).join('/');
+        if (req.method === 'PUT' && tail === 'cancel') {
+          job.canceled = true;
+          cancels.push(job.id);
+          json(res, 202, { status: 'CANCELLATION_REQUESTED' });
+        } else if (req.method === 'GET' && tail === 'status') {
+          job.polls += 1;
+          const links = { response_url: `${base}/${job.app}/requests/${job.id}` };
+          if (job.polls === 1) json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
+          else if (job.polls === 2) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
+          else if (tagOf(job.input) === 'error')
+            json(res, 200, { status: 'COMPLETED', error: 'CUDA out of memory', error_type: 'runner_error', ...links });
+          else json(res, 200, { status: 'COMPLETED', metrics: { inference_time: 0.5 }, ...links });
+        } else if (req.method === 'GET' && tail === '') {
+          if (tagOf(job.input) === '504-user') {
+            json(res, 504, { detail: 'Request timed out' }, { 'x-fal-request-timeout-type': 'user' });
+          } else json(res, 200, result(job));
+        } else json(res, 405, { detail: 'Method not allowed' });
+        return;
+      }
+      if (req.method !== 'POST' || segments.length < 2) {
+        json(res, 404, { detail: 'Not found' });
+        return;
+      }
+      let input: Record<string, unknown>;
+      try {
+        input = JSON.parse(await readBody(req)) as Record<string, unknown>;
+      } catch {
+        json(res, 422, { detail: [{ loc: ['body'], msg: 'Invalid JSON', type: 'value_error.jsondecode' }] });
+        return;
+      }
+      const endpoint = segments.join('/');
+      const webhookUrl = url.searchParams.get('fal_webhook') ?? undefined;
+      submissions.push({ endpoint, input, headers: req.headers, webhookUrl });
+      switch (tagOf(input)) {
+        case '422':
+          json(res, 422, { detail: [{ loc: ['body', 'image_size'], msg: 'unexpected value', type: 'value_error' }] });
+          return;
+        case 'content-policy':
+          json(res, 422, { detail: 'The prompt was flagged', error_type: 'content_policy_violation' });
+          return;
+        case '429':
+          json(res, 429, { detail: 'Too many requests' }, { 'retry-after': '2' });
+          return;
+        case '500':
+          json(
+            res,
+            500,
+            { detail: 'No runner available', error_type: 'runner_scheduling_failure' },
+            { 'x-fal-error-type': 'runner_scheduling_failure' },
+          );
+          return;
+        case 'malformed':
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"request_id": ');
+          return;
+      }
+      const app = appOf(segments);
+      const job: Job = { id: randomUUID(), app, input, polls: 0, canceled: false };
+      jobs.set(job.id, job);
+      const links = `${base}/${app}/requests/${job.id}`;
+      json(res, 200, {
+        status: 'IN_QUEUE',
+        request_id: job.id,
+        gateway_request_id: job.id,
+        queue_position: 0,
+        response_url: links,
+        status_url: `${links}/status`,
+        cancel_url: `${links}/cancel`,
+      });
+      if (webhookUrl) {
+        setTimeout(() => {
+          const body = JSON.stringify({
+            request_id: job.id,
+            gateway_request_id: job.id,
+            status: 'OK',
+            payload: result(job),
+          });
+          fetch(webhookUrl, { method: 'POST', headers: signWebhook(job.id, body), body }).catch(() => undefined);
+        }, 20);
+      }
+    })().catch((err: unknown) => {
+      if (!res.headersSent) json(res, 500, { detail: String(err) });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    jwksUrl: `${base}/.well-known/jwks.json`,
+    key,
+    submissions,
+    cancels,
+    signWebhook: (requestId, body, at, signer) => signWebhook(requestId, body, at, signer),
+    rotateKey: () => {
+      pair = generateKeyPairSync('ed25519');
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
