@@ -11,6 +11,7 @@ import {
   FetchFailedError,
   isPublicAddress,
   safeFetch,
+  safeFetchStream,
   UnsafeUrlError,
 } from '../src/lib/safe-fetch.ts';
 
@@ -41,6 +42,12 @@ async function close(s: CountingServer | undefined): Promise<void> {
 }
 
 const onlyTestHost = (ip: string) => ip === '127.0.0.2';
+
+async function drain(body: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
 
 describe('safeFetch outbound policy', () => {
   let forbidden: CountingServer;
@@ -299,6 +306,32 @@ describe('safeFetch outbound policy', () => {
       const elapsed = Date.now() - started;
       assert.ok(elapsed >= 150 && elapsed < 1500, `${path} took ${elapsed} ms`);
     }
+  });
+
+  test('safeFetchStream: the same policy, with the cap and the deadline enforced while the body flows', async () => {
+    const ok = await safeFetchStream(`${base}/chain/2`, opts);
+    assert.equal(ok.url, `${base}/chain/0`);
+    assert.equal((await drain(ok.body)).toString(), 'end of chain');
+
+    const endless = await safeFetchStream(`${base}/endless`, { ...opts, maxBytes: 256 * 1024 });
+    const capped = await drain(endless.body).catch((e: unknown) => e);
+    assert.ok(capped instanceof FetchFailedError);
+    assert.equal(capped.kind, 'too_large');
+
+    const declared = await safeFetchStream(`${base}/big-declared`, { ...opts, maxBytes: 1000 }).catch(
+      (e: unknown) => e,
+    );
+    assert.ok(declared instanceof FetchFailedError);
+    assert.equal(declared.kind, 'too_large', 'refused before the body is read');
+
+    const stalled = await safeFetchStream(`${base}/stall-body`, { ...opts, timeoutMs: 200 });
+    const late = await drain(stalled.body).catch((e: unknown) => e);
+    assert.ok(late instanceof FetchFailedError);
+    assert.equal(late.kind, 'timeout');
+
+    const connectionsBefore = forbiddenConnections();
+    await assert.rejects(safeFetchStream(`http://127.0.0.1:${forbidden.port}/`, opts), UnsafeUrlError);
+    assert.equal(forbiddenConnections(), connectionsBefore, 'never connected');
   });
 
   test('bad statuses fail, retryable for 5xx and 429 only, unless accepted', async () => {

@@ -7,7 +7,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createStorage } from '../src/storage/index.ts';
@@ -55,6 +55,10 @@ const BAD_KEYS = [
   'a/b.png?x=1',
   `${'x'.repeat(253)}.png`, // 257 characters
 ];
+
+function* chunksOf(bytes: Buffer, size: number): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
 
 describe('storage keys', () => {
   test('valid keys', () => {
@@ -206,6 +210,24 @@ describe('LocalStorage', () => {
     assert.deepEqual(await readAll(part.body), bytes.subarray(8, 16));
   });
 
+  test('a stream is stored whole or not at all', async () => {
+    const bytes = randomBytes(3 * 1024 * 1024);
+    const stored = await storage.putStream('gen_s/clip.mp4', Readable.from(chunksOf(bytes, 65536)), 'video/mp4');
+    assert.equal(stored.size, bytes.length);
+    const object = await storage.get('gen_s/clip.mp4');
+    assert.ok(object);
+    assert.ok((await readAll(object.body)).equals(bytes));
+    async function* broken() {
+      yield randomBytes(1000);
+      throw new Error('cut off');
+    }
+    await assert.rejects(storage.putStream('gen_s/cut.mp4', Readable.from(broken()), 'video/mp4'), /cut off/);
+    assert.equal(await storage.get('gen_s/cut.mp4'), undefined);
+    const folder = join(shardOf(join(dir, 'media'), 'gen_s'), 'gen_s');
+    assert.deepEqual(await readdir(folder), ['clip.mp4'], 'no temporary file left');
+    await assert.rejects(storage.putStream('gen_s/x.png', Readable.from([bytes]), 'video/mp4'), /does not match/);
+  });
+
   test('content types come back from the key', async () => {
     await storage.put('t/a.txt', Buffer.from('hello'), 'text/plain');
     await storage.put('t/b.jpeg', Buffer.from('jpeg'), 'image/jpg');
@@ -297,6 +319,8 @@ interface FakeObject {
 interface FakeS3 {
   url: string;
   objects: Map<string, FakeObject>;
+  /** Multipart uploads aborted. */
+  aborted: string[];
   requests: Array<{ method: string; path: string; headers: IncomingHttpHeaders }>;
   problems: string[];
   close(): Promise<void>;
@@ -308,6 +332,11 @@ function s3ErrorXml(code: string, message: string, extra = ''): string {
 
 async function startFakeS3(bucket: string): Promise<FakeS3> {
   const objects = new Map<string, FakeObject>();
+  const uploads = new Map<
+    string,
+    { key: string; parts: Map<number, Buffer>; contentType: string | undefined; cacheControl: string | undefined }
+  >();
+  const aborted: string[] = [];
   const requests: FakeS3['requests'] = [];
   const problems: string[] = [];
   const server: Server = createServer(async (req, res) => {
@@ -332,6 +361,60 @@ async function startFakeS3(bucket: string): Promise<FakeS3> {
     const key = decodeURIComponent(rest.join('/'));
     if (bucketName !== bucket) return xml(404, s3ErrorXml('NoSuchBucket', 'The specified bucket does not exist'));
 
+    // Multipart uploads: create, parts, complete (parts joined in the order listed), abort.
+    const uploadId = url.searchParams.get('uploadId');
+    if (req.method === 'POST' && url.searchParams.has('uploads')) {
+      const id = `upload-${uploads.size + 1}`;
+      uploads.set(id, {
+        key,
+        parts: new Map(),
+        contentType: req.headers['content-type'],
+        cacheControl: req.headers['cache-control'],
+      });
+      return xml(
+        200,
+        `<?xml version="1.0" encoding="UTF-8"?><InitiateMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`,
+      );
+    }
+    if (uploadId !== null) {
+      const upload = uploads.get(uploadId);
+      if (!upload || upload.key !== key) return xml(404, s3ErrorXml('NoSuchUpload', 'The upload does not exist'));
+      if (req.method === 'PUT') {
+        const number = Number(url.searchParams.get('partNumber'));
+        upload.parts.set(number, body);
+        res.writeHead(200, { etag: `"part-${number}"` });
+        res.end();
+        return;
+      }
+      if (req.method === 'DELETE') {
+        uploads.delete(uploadId);
+        aborted.push(uploadId);
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (req.method === 'POST') {
+        const numbers = [...body.toString('utf8').matchAll(/<PartNumber>(\d+)<\/PartNumber>/g)].map((m) =>
+          Number(m[1]),
+        );
+        const pieces = numbers.map((n) => upload.parts.get(n));
+        if (pieces.some((p) => p === undefined)) return xml(400, s3ErrorXml('InvalidPart', 'A part is missing'));
+        for (const piece of pieces.slice(0, -1)) {
+          if ((piece as Buffer).length < 5 * 1024 * 1024)
+            return xml(400, s3ErrorXml('EntityTooSmall', 'A part is under 5 MiB'));
+        }
+        objects.set(key, {
+          body: Buffer.concat(pieces as Buffer[]),
+          contentType: upload.contentType,
+          cacheControl: upload.cacheControl,
+        });
+        uploads.delete(uploadId);
+        return xml(
+          200,
+          `<?xml version="1.0" encoding="UTF-8"?><CompleteMultipartUploadResult><Bucket>${bucket}</Bucket><Key>${key}</Key><ETag>"done"</ETag></CompleteMultipartUploadResult>`,
+        );
+      }
+    }
     if (req.method === 'PUT') {
       const contentType = req.headers['content-type'];
       const cacheControl = req.headers['cache-control'];
@@ -391,6 +474,7 @@ async function startFakeS3(bucket: string): Promise<FakeS3> {
   return {
     url: `http://127.0.0.1:${port}`,
     objects,
+    aborted,
     requests,
     problems,
     close: async () => {
@@ -439,6 +523,31 @@ describe('S3Storage against a fake S3', () => {
 
     const put = fake.requests.find((r) => r.method === 'PUT');
     assert.equal(put?.path, '/results/genmedia/results/gen_1/abc.webp', 'path-style request');
+    assert.deepEqual(fake.problems, []);
+  });
+
+  test('a stream is stored in 8 MiB parts (one PutObject when small), and a failing stream leaves nothing', async () => {
+    const big = randomBytes(20 * 1024 * 1024 + 123);
+    const stored = await storage.putStream('gen_2/big.mp4', Readable.from(chunksOf(big, 65536)), 'video/mp4');
+    assert.equal(stored.size, big.length);
+    const object = fake.objects.get('genmedia/results/gen_2/big.mp4');
+    assert.ok(object);
+    assert.ok(object.body.equals(big), 'the parts joined are the bytes');
+    assert.equal(object.contentType, 'video/mp4');
+    const parts = fake.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('gen_2/big.mp4'));
+    assert.equal(parts.length, 3, '8 + 8 + 4 MiB');
+
+    const small = randomBytes(1000);
+    assert.equal((await storage.putStream('gen_2/small.png', Readable.from([small]), 'image/png')).size, 1000);
+    assert.ok(fake.objects.get('genmedia/results/gen_2/small.png')?.body.equals(small));
+
+    async function* broken() {
+      yield randomBytes(9 * 1024 * 1024);
+      throw new Error('the vendor cut the download');
+    }
+    await assert.rejects(storage.putStream('gen_2/cut.mp4', Readable.from(broken()), 'video/mp4'), /cut the download/);
+    assert.equal(fake.objects.get('genmedia/results/gen_2/cut.mp4'), undefined);
+    assert.equal(fake.aborted.length, 1, 'the multipart upload was aborted');
     assert.deepEqual(fake.problems, []);
   });
 

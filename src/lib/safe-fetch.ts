@@ -8,6 +8,7 @@
 // would let a DNS answer that changes in between (rebinding) slip through.
 import dns from 'node:dns';
 import net from 'node:net';
+import { type Readable, Transform } from 'node:stream';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
 
 export interface SafeFetchOptions {
@@ -433,11 +434,6 @@ function tooLarge(url: URL, maxBytes: number): FetchFailedError {
 }
 
 async function readCapped(response: Dispatcher.ResponseData, url: URL, maxBytes: number): Promise<Buffer> {
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    discard(response.body);
-    throw tooLarge(url, maxBytes);
-  }
   const chunks: Buffer[] = [];
   let total = 0;
   // Counted while streaming: Content-Length may be absent or a lie. Leaving the loop early
@@ -454,8 +450,20 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Fetches a user-supplied URL under the outbound policy; throws UnsafeUrlError or FetchFailedError. */
-export async function safeFetch(url: string, options: SafeFetchRequest = {}): Promise<FetchedResource> {
+interface OpenResponse {
+  response: Dispatcher.ResponseData;
+  /** The final URL, after redirects. */
+  url: URL;
+  deadline: AbortSignal;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+/**
+ * Connects under the outbound policy, follows (or refuses) redirects and checks the final status;
+ * the body is left for the caller to read. Throws UnsafeUrlError or FetchFailedError.
+ */
+async function openResponse(url: string, options: SafeFetchRequest): Promise<OpenResponse> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -514,21 +522,65 @@ export async function safeFetch(url: string, options: SafeFetchRequest = {}): Pr
       discard(response.body);
       throw statusFailure(status, current, status >= 300 && status < 400);
     }
-    let bytes: Buffer;
-    try {
-      bytes = await readCapped(response, current, maxBytes);
-    } catch (err) {
-      throw classifyError(err, current, deadline, timeoutMs);
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      discard(response.body);
+      throw tooLarge(current, maxBytes);
     }
-    const headersOut = toHeaders(response.headers);
-    return {
-      url: current.href,
-      status,
-      headers: headersOut,
-      contentType: (headersOut.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '',
-      body: bytes,
-    };
+    return { response, url: current, deadline, timeoutMs, maxBytes };
   }
+}
+
+function described(open: OpenResponse): Omit<FetchedResource, 'body'> {
+  const headers = toHeaders(open.response.headers);
+  return {
+    url: open.url.href,
+    status: open.response.statusCode,
+    headers,
+    contentType: (headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '',
+  };
+}
+
+/** Fetches a user-supplied URL under the outbound policy; throws UnsafeUrlError or FetchFailedError. */
+export async function safeFetch(url: string, options: SafeFetchRequest = {}): Promise<FetchedResource> {
+  const open = await openResponse(url, options);
+  let bytes: Buffer;
+  try {
+    bytes = await readCapped(open.response, open.url, open.maxBytes);
+  } catch (err) {
+    throw classifyError(err, open.url, open.deadline, open.timeoutMs);
+  }
+  return { ...described(open), body: bytes };
+}
+
+/** A response whose body is read as a stream, capped at `maxBytes` while it flows. */
+export interface StreamedResource extends Omit<FetchedResource, 'body'> {
+  /** Errors with FetchFailedError (too large, timed out, cut off) or UnsafeUrlError. */
+  body: Readable;
+}
+
+/**
+ * Like safeFetch, but the body is handed over as a stream: nothing is held in memory beyond the
+ * stream's buffer, so a body of any size (up to `maxBytes`) can be copied onward. The deadline
+ * (`timeoutMs`) covers reading the body too.
+ */
+export async function safeFetchStream(url: string, options: SafeFetchRequest = {}): Promise<StreamedResource> {
+  const open = await openResponse(url, options);
+  let total = 0;
+  const capped = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      total += chunk.length;
+      if (total > open.maxBytes) callback(tooLarge(open.url, open.maxBytes));
+      else callback(null, chunk);
+    },
+  });
+  const source = open.response.body;
+  source.on('error', (err) => capped.destroy(classifyError(err, open.url, open.deadline, open.timeoutMs)));
+  capped.on('close', () => {
+    if (!source.destroyed) source.on('error', () => undefined).destroy();
+  });
+  source.pipe(capped);
+  return { ...described(open), body: capped };
 }
 
 /** Cheap pre-check at request time (scheme, credentials, literal or resolved addresses) so a bad URL is a 400 before anything is charged. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 import { checkedContentType, contentTypeForKey, keyAfterPrefix, trimTrailingSlashes } from './keys.ts';
 import { RangeNotSatisfiableError, resolveRange } from './range.ts';
 import type { RangeRequest, Storage, StoredObject } from './types.ts';
@@ -46,6 +47,26 @@ export class LocalStorage implements Storage {
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.#write(key, contentType, (file) => file.writeFile(body));
+  }
+
+  async putStream(key: string, body: Readable, contentType: string): Promise<{ size: number }> {
+    let size = 0;
+    await this.#write(key, contentType, async (file) => {
+      // One chunk in memory at a time; the stream waits while the disk writes.
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        await file.write(chunk);
+      }
+    });
+    return { size };
+  }
+
+  /**
+   * Writes a file through `fill` into a temporary file in the key's directory, then renames it
+   * into place: a reader sees no file or the whole file, and a failed write leaves nothing.
+   */
+  async #write(key: string, contentType: string, fill: (file: FileHandle) => Promise<void>): Promise<void> {
     checkedContentType(key, contentType);
     const path = this.#path(key);
     if (path === undefined) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
@@ -56,7 +77,7 @@ export class LocalStorage implements Storage {
     let file: FileHandle | undefined;
     try {
       file = await open(temp, 'wx', 0o644);
-      await file.writeFile(body);
+      await fill(file);
       await file.chmod(0o644); // exactly 0644, whatever the umask
       await file.sync();
       await file.close();

@@ -1,11 +1,15 @@
 import { Readable } from 'node:stream';
 import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import {
   checkedContentType,
@@ -36,6 +40,9 @@ export interface S3StorageOptions {
    */
   publicUrlPrefix: string;
 }
+
+// S3 parts are 5 MiB at least (but the last); 8 MiB keeps a 1 GiB object at 128 parts.
+const PART_BYTES = 8 * 1024 * 1024;
 
 const PREFIX = /^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 
@@ -131,6 +138,60 @@ export class S3Storage implements Storage {
         CacheControl: IMMUTABLE_CACHE_CONTROL,
       }),
     );
+  }
+
+  async putStream(key: string, body: Readable, contentType: string): Promise<{ size: number }> {
+    const type = checkedContentType(key, contentType);
+    const Key = this.#objectKey(key);
+    const common = { Bucket: this.bucket, Key };
+    // Parts of PART_BYTES are read and sent one at a time: memory stays at one part whatever the
+    // size. An object that fits in one part is a plain PutObject.
+    let buffered: Buffer[] = [];
+    let bufferedBytes = 0;
+    let size = 0;
+    let uploadId: string | undefined;
+    const parts: Array<{ ETag: string | undefined; PartNumber: number }> = [];
+    const sendPart = async () => {
+      const part = Buffer.concat(buffered, bufferedBytes);
+      buffered = [];
+      bufferedBytes = 0;
+      if (uploadId === undefined) {
+        const created = await this.client.send(
+          new CreateMultipartUploadCommand({ ...common, ContentType: type, CacheControl: IMMUTABLE_CACHE_CONTROL }),
+        );
+        uploadId = created.UploadId;
+        if (!uploadId) throw new Error('S3 started a multipart upload without an UploadId');
+      }
+      const PartNumber = parts.length + 1;
+      const sent = await this.client.send(
+        new UploadPartCommand({ ...common, UploadId: uploadId, PartNumber, Body: part, ContentLength: part.length }),
+      );
+      parts.push({ ETag: sent.ETag, PartNumber });
+    };
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        buffered.push(chunk);
+        bufferedBytes += chunk.length;
+        size += chunk.length;
+        if (bufferedBytes >= PART_BYTES) await sendPart();
+      }
+      if (uploadId === undefined) {
+        await this.put(key, Buffer.concat(buffered, bufferedBytes), contentType);
+        return { size };
+      }
+      if (bufferedBytes > 0) await sendPart();
+      await this.client.send(
+        new CompleteMultipartUploadCommand({ ...common, UploadId: uploadId, MultipartUpload: { Parts: parts } }),
+      );
+      return { size };
+    } catch (err) {
+      if (uploadId !== undefined) {
+        await this.client
+          .send(new AbortMultipartUploadCommand({ ...common, UploadId: uploadId }))
+          .catch(() => undefined);
+      }
+      throw err;
+    }
   }
 
   async get(key: string, range?: RangeRequest): Promise<StoredObject | undefined> {

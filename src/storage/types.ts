@@ -36,6 +36,12 @@ export interface Storage {
    */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /**
+   * Stores a stream under a key without holding it in memory (a vendor's result of any size);
+   * the object appears whole or not at all. Resolves with the bytes stored; rejects with the
+   * stream's own error (e.g. a size cap it enforces), storing nothing.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<{ size: number }>;
+  /**
    * Reads an object, or one range of it; undefined when there is none or the key is invalid.
    * Throws `RangeNotSatisfiableError` (range.ts) when the object exists but the range is outside it.
    */
