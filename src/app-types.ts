@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
 import type { Storage } from './storage/types.ts';
 
 /** What every module's routes and services may use; built once per process in app.ts. */
@@ -31,6 +32,8 @@ export interface Deps {
   storage: Storage;
   /** Bearer token of the admin API; the admin API refuses every call when unset. */
   adminToken: string | undefined;
+  /** The configured vendors behind the catalog (the simulator serves the rest). */
+  providers: ProviderRegistry;
   /** This process's id in service_instances (owner of the Idempotency-Key claims it takes). */
   instanceId: string;
   /** The process's Prometheus metrics, served at /metrics. */

@@ -17,6 +17,7 @@ import modelRoutes from './modules/models/routes.ts';
 import model3dRoutes from './modules/models3d/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
 import paymentsRoutes from './modules/payments/routes.ts';
+import providerWebhookRoutes from './modules/provider-webhooks/routes.ts';
 import speechRoutes from './modules/speech/routes.ts';
 import storyboardsRoutes from './modules/storyboards/routes.ts';
 import teamAdminRoutes from './modules/teams/admin-routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(desktopProjectsRoutes);
   await app.register(storyboardsRoutes);
   await app.register(paymentsRoutes);
+  await app.register(providerWebhookRoutes);
   await app.register(generationRoutes);
   await app.register(mediaRoutes, { storage: deps.storage });
   await app.register(workspaceRoutes);

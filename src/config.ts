@@ -50,6 +50,11 @@ const EnvSchema = Type.Object({
   ITEM_MAX_INTERRUPTIONS: Type.Integer({ minimum: 0, maximum: 100, default: 5 }),
   ITEM_FINISH_PATIENCE_MS: Type.Integer({ minimum: 0, default: 600_000 }),
   SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  PROVIDERS: Type.Enum(['auto', 'simulator'], { default: 'auto' }),
+  FAL_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  FAL_QUEUE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://queue.fal.run' }),
+  FAL_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://rest.fal.ai/.well-known/jwks.json' }),
+  FAL_REQUEST_TIMEOUT_S: Type.Integer({ minimum: 10, maximum: 86_400, default: 3600 }),
   PAYMENT_PROVIDER: Type.Enum(['builtin', 'stripe', 'lemonsqueezy'], { default: 'builtin' }),
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -133,6 +138,12 @@ export interface Config {
   items: ItemPolicy;
   /** How often a worker process looks for stranded items and deliveries. */
   sweepIntervalMs: number;
+  /** The vendors behind the catalog; the simulator serves whatever no configured vendor does. */
+  providers: {
+    /** `simulator` makes the simulator serve everything, keys or not. */
+    mode: 'auto' | 'simulator';
+    fal: { key: string | undefined; queueUrl: string; jwksUrl: string; requestTimeoutS: number };
+  };
   payments: {
     /** Who takes the money; `builtin` is a test checkout that credits without charging anyone. */
     provider: PaymentProviderName;
@@ -233,6 +244,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       finishPatienceMs: e.ITEM_FINISH_PATIENCE_MS,
     },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    providers: {
+      mode: e.PROVIDERS as 'auto' | 'simulator',
+      fal: {
+        key: e.FAL_KEY,
+        queueUrl: e.FAL_QUEUE_URL.replace(/\/+$/, ''),
+        jwksUrl: e.FAL_JWKS_URL,
+        requestTimeoutS: e.FAL_REQUEST_TIMEOUT_S,
+      },
+    },
     payments: {
       provider: paymentProvider,
       stripe: {

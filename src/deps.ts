@@ -8,6 +8,7 @@ import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import { createMetricsRegistry } from './plugins/metrics.ts';
+import { createProviderRegistry } from './providers/registry.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
@@ -39,6 +40,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     }),
     adminToken,
     instanceId: newId('proc'),
+    providers: createProviderRegistry(config.providers, (url, init) => fetch(url, init)),
     metrics: createMetricsRegistry(),
   };
 }

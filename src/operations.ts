@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import type { Deps } from './app-types.ts';
 import type { ExecutionContext, Operation } from './engine/types.ts';
 import { createMediaFetcher } from './engine/urls.ts';
+import { isPublicAddress } from './lib/safe-fetch.ts';
 import { imageOperations } from './modules/images/operations.ts';
 import { influencerOperations } from './modules/influencers/operations.ts';
 import { model3dOperations } from './modules/models3d/operations.ts';
@@ -22,6 +24,17 @@ export const operations: Record<string, Operation> = {
   ...voiceOperations,
 };
 
+/**
+ * Whether a vendor on the internet can post to `publicBaseUrl`: a public host (a name other than
+ * localhost and the like, or a public address), or any when private URLs are allowed (tests).
+ */
+export function vendorsCanReach(publicBaseUrl: string, allowPrivateUrls: boolean): boolean {
+  if (allowPrivateUrls) return true;
+  const host = new URL(publicBaseUrl).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return isPublicAddress(host);
+  return !/(^|\.)(localhost|local|internal|lan|home\.arpa)$/i.test(host) && host.includes('.');
+}
+
 /** What operations run with, in a worker or (for synchronous endpoints) in the API process. */
 export function executionContext(deps: Deps, signal: AbortSignal): ExecutionContext {
   return {
@@ -33,5 +46,12 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     simulatorDelayMs: deps.config.simulatorDelayMs,
     signal,
     itemPolicy: deps.config.items,
+    providers: deps.providers,
+    vendorWebhookUrl: (providerId) =>
+      vendorsCanReach(deps.config.publicBaseUrl, deps.config.allowPrivateUrls)
+        ? `${deps.config.publicBaseUrl}/webhooks/providers/${providerId}`
+        : undefined,
+    trustedOriginsOf: (providerId) => deps.providers.trustedOrigins(providerId),
+    allowPrivateUrls: deps.config.allowPrivateUrls,
   };
 }

@@ -13,10 +13,11 @@ import {
 import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
-import { ITEM_TASK } from './engine/create.ts';
+import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { runItem } from './engine/run-item.ts';
 import * as workerSql from './engine/sql.ts';
+import { pollVendor } from './engine/vendor.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { deleteGoneInstances } from './modules/instances/service.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
@@ -32,6 +33,10 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
     [ITEM_TASK]: async (payload) => {
       const { item_id: itemId } = payload as { item_id: string };
       await runItem(context, operations, itemId, { mayRetry: true });
+    },
+    [VENDOR_POLL_TASK]: async (payload) => {
+      const { item_id: itemId } = payload as { item_id: string };
+      await pollVendor(context, operations, itemId);
     },
     [WEBHOOK_TASK]: async (payload) => {
       const { delivery_id: deliveryId } = payload as { delivery_id: string };

@@ -24,7 +24,17 @@ export const IMAGE_ASPECT_RATIOS = [
 const Route = Type.Object({
   provider: Type.String({ minLength: 1, description: 'Real provider that serves it when configured, e.g. fal' }),
   endpoint: Type.String({ minLength: 1, description: "The provider's endpoint id, e.g. fal-ai/flux-pro/v1.1" }),
+  mapping: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "How the request becomes this endpoint's input (see the provider's mappings); a route without one is not served yet",
+    }),
+  ),
 });
+
+/** One way a vendor serves a model: the provider, its endpoint and the input mapping for it. */
+export type ModelRoute = Static<typeof Route>;
 
 /** An image, image-edit or face model of the catalog. */
 const ImageModelSchema = Type.Object({
@@ -52,7 +62,8 @@ const ImageModelSchema = Type.Object({
   }),
   price: Type.Object({ credits_per_image: Type.Integer({ minimum: 1 }) }),
   estimated_seconds: Type.Number({ exclusiveMinimum: 0 }),
-  route: Route,
+  /** In order of preference: the first whose provider is configured serves. */
+  routes: Type.Array(Route, { minItems: 1 }),
 });
 
 export type ImageModel = Static<typeof ImageModelSchema>;

@@ -14,6 +14,8 @@ export function resultKey(generationId: string, itemId: string, storageToken: st
 
 /** The job that runs one item. */
 export const ITEM_TASK = 'generation_item';
+/** The job that asks a vendor where an item's job stands (and finishes the item when it is done). */
+export const VENDOR_POLL_TASK = 'vendor_poll';
 /**
  * Attempts of an item's job. Provider failures are counted on the item itself (ITEM_MAX_ATTEMPTS);
  * the job's own attempts also absorb runs lost to crashes and outages, and a job that runs out

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import { queueDeliveryAttempt, WEBHOOK_TASK } from '../modules/webhooks/service.ts';
-import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from './create.ts';
-import { finishItem } from './run-item.ts';
+import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, VENDOR_POLL_TASK } from './create.ts';
+import { finishItem } from './finish.ts';
 import * as sql from './sql.ts';
 import type { Operation } from './types.ts';
 
@@ -25,6 +25,8 @@ const DELIVERY_GRACE_S = 30;
 // Arbitrary constant: one sweep at a time across every process.
 const SWEEP_LOCK = 7_305_002_009;
 const BATCH = 500;
+// The jobs that run an item: its own, and the polls of its vendor job.
+const ITEM_TASKS = [ITEM_TASK, VENDOR_POLL_TASK];
 
 export interface SweepReport {
   requeuedItems: number;
@@ -61,10 +63,10 @@ export async function sweepOnce(
     report.failedItems += 1;
   }
   if (!options.judgeLeases) return report;
-  for (const id of await sql.selectStrandedItems(pool, ITEM_TASK, BATCH)) {
+  for (const id of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {
     const requeued = await withTransaction(pool, async (client) => {
-      if (!(await sql.lockStrandedItem(client, ITEM_TASK, id))) return false;
-      await sql.deleteJobsFor(client, ITEM_TASK, 'item_id', id);
+      if (!(await sql.lockStrandedItem(client, ITEM_TASKS, id))) return false;
+      await sql.deleteJobsFor(client, ITEM_TASKS, 'item_id', id);
       await sql.addJob(client, ITEM_TASK, { item_id: id }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
       return true;
     });
@@ -73,7 +75,7 @@ export async function sweepOnce(
   for (const id of await sql.selectStrandedDeliveries(pool, WEBHOOK_TASK, DELIVERY_GRACE_S, BATCH)) {
     const requeued = await withTransaction(pool, async (client) => {
       if (!(await sql.lockStrandedDelivery(client, WEBHOOK_TASK, id))) return false;
-      await sql.deleteJobsFor(client, WEBHOOK_TASK, 'delivery_id', id);
+      await sql.deleteJobsFor(client, [WEBHOOK_TASK], 'delivery_id', id);
       await queueDeliveryAttempt(client, id);
       return true;
     });

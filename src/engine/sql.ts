@@ -216,6 +216,11 @@ export interface ClaimedItem {
   /** Claims that ended in a provider failure. */
   failures: number;
   price: number;
+  /** Set once the item went to a vendor (see migration 0010). */
+  provider: string | null;
+  vendor_endpoint: string | null;
+  vendor_state: 'submitting' | 'accepted' | null;
+  vendor_handle: Record<string, string | number | null> | null;
   team_id: string;
   workspace_id: string | null;
   operation: string;
@@ -233,7 +238,8 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
        update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now(),
          lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
-       returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price
+       returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
+                 provider, vendor_endpoint, vendor_state, vendor_handle
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -250,7 +256,8 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
 export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
-            i.price, g.team_id, g.workspace_id, g.operation, g.input as generation_input
+            i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle,
+            g.team_id, g.workspace_id, g.operation, g.input as generation_input
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],
@@ -284,13 +291,13 @@ export async function recordItemFailure(db: Queryable, itemId: string): Promise<
 const RUNNABLE_JOB = `
   select 1 from graphile_worker._private_jobs j
   join graphile_worker._private_tasks t on t.id = j.task_id
-  where t.identifier = $1::text and j.locked_at is null and j.attempts < j.max_attempts`;
+  where t.identifier = any($1::text[]) and j.locked_at is null and j.attempts < j.max_attempts`;
 
 /**
  * Unfinished items whose lease has run out (or that never had one) and that no runnable job
  * will pick up, oldest first.
  */
-export async function selectStrandedItems(db: Queryable, task: string, limit: number): Promise<string[]> {
+export async function selectStrandedItems(db: Queryable, tasks: string[], limit: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `select i.id from generation_items i
      where i.status in ('QUEUED', 'PROCESSING')
@@ -298,7 +305,7 @@ export async function selectStrandedItems(db: Queryable, task: string, limit: nu
        and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
      order by i.created_at
      limit $2::int`,
-    [task, limit],
+    [tasks, limit],
   );
   return rows.map((r) => r.id);
 }
@@ -328,24 +335,24 @@ export async function selectOverdueItems(
  * Locks a stranded item for requeueing, checking again under the lock that it is still
  * unfinished, out of lease and without a runnable job; false when it is no longer stranded.
  */
-export async function lockStrandedItem(db: Queryable, task: string, itemId: string): Promise<boolean> {
+export async function lockStrandedItem(db: Queryable, tasks: string[], itemId: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `select 1 from generation_items i
      where i.id = $2::text and i.status in ('QUEUED', 'PROCESSING')
        and (i.lease_expires_at is null or i.lease_expires_at < now())
        and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
      for update of i`,
-    [task, itemId],
+    [tasks, itemId],
   );
   return (rowCount ?? 0) > 0;
 }
 
 /** Deletes the jobs of a task whose payload `field` is `value` (lost or spent ones, before a new one). */
-export async function deleteJobsFor(db: Queryable, task: string, field: string, value: string): Promise<void> {
+export async function deleteJobsFor(db: Queryable, tasks: string[], field: string, value: string): Promise<void> {
   await db.query(
     `delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
-     where t.id = j.task_id and t.identifier = $1::text and j.payload->>$2::text = $3::text`,
-    [task, field, value],
+     where t.id = j.task_id and t.identifier = any($1::text[]) and j.payload->>$2::text = $3::text`,
+    [tasks, field, value],
   );
 }
 
@@ -364,7 +371,7 @@ export async function selectStrandedDeliveries(
        and not exists (${RUNNABLE_JOB} and j.payload->>'delivery_id' = d.id)
      order by d.next_attempt_at
      limit $3::int`,
-    [task, graceS, limit],
+    [[task], graceS, limit],
   );
   return rows.map((r) => r.id);
 }
@@ -377,7 +384,7 @@ export async function lockStrandedDelivery(db: Queryable, task: string, delivery
        and (d.lease_expires_at is null or d.lease_expires_at < now())
        and not exists (${RUNNABLE_JOB} and j.payload->>'delivery_id' = d.id)
      for update of d`,
-    [task, deliveryId],
+    [[task], deliveryId],
   );
   return (rowCount ?? 0) > 0;
 }
@@ -482,4 +489,104 @@ export async function claimDeadWorkers(db: Queryable, deadAfterMs: number): Prom
     [deadAfterMs],
   );
   return rows.map((r) => r.worker_id);
+}
+
+// Vendor jobs.
+
+/**
+ * Records, before the submit call, that the item is going to `provider` (and opens its attempt):
+ * a crash after this leaves 'submitting', which says the outcome is unknown.
+ */
+export async function markSubmitting(
+  db: Queryable,
+  itemId: string,
+  provider: string,
+  endpoint: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `with item as (
+       update generation_items set provider = $2::text, vendor_endpoint = $3::text, vendor_state = 'submitting',
+         vendor_handle = null, vendor_request_id = null, updated_at = now()
+       where id = $1::text and status = 'PROCESSING'
+       returning id, generation_id
+     )
+     insert into item_attempts (item_id, generation_id, provider, endpoint)
+     select id, generation_id, $2::text, $3::text from item`,
+    [itemId, provider, endpoint],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Records the vendor's handle of an accepted job; the item is no longer held by this process (its
+ * lease goes), a poll job (or the vendor's webhook) finishes it.
+ */
+export async function markAccepted(
+  db: Queryable,
+  itemId: string,
+  handle: Record<string, string | number | null>,
+  vendorRequestId: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `with item as (
+       update generation_items set vendor_state = 'accepted', vendor_handle = $2::jsonb, vendor_request_id = $3::text,
+         lease_expires_at = null, updated_at = now()
+       where id = $1::text and status = 'PROCESSING' and vendor_state = 'submitting'
+       returning id
+     )
+     update item_attempts a set vendor_request_id = $3::text
+     from item where a.item_id = item.id and a.finished_at is null`,
+    [itemId, JSON.stringify(handle), vendorRequestId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Forgets a submit that the vendor refused (nothing was accepted): the item may be submitted again. */
+export async function clearVendorState(db: Queryable, itemId: string): Promise<void> {
+  await db.query(
+    `update generation_items set vendor_state = null, vendor_handle = null, vendor_request_id = null, updated_at = now()
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId],
+  );
+}
+
+/** Closes the item's open attempt with its outcome. */
+export async function finishAttempt(
+  db: Queryable,
+  itemId: string,
+  outcome: 'completed' | 'failed' | 'submit_failed' | 'unknown',
+  error: string | null,
+): Promise<void> {
+  await db.query(
+    `update item_attempts set finished_at = now(), outcome = $2::text, error = $3::text
+     where item_id = $1::text and finished_at is null`,
+    [itemId, outcome, error],
+  );
+}
+
+/** What a vendor says of a job still running. */
+export async function updateVendorProgress(
+  db: Queryable,
+  itemId: string,
+  progress: number | null,
+  queuePosition: number | null,
+): Promise<void> {
+  await db.query(
+    `update generation_items set progress = $2::real, queue_position = $3::int
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId, progress, queuePosition],
+  );
+}
+
+/** The item a vendor's job id belongs to. */
+export async function selectItemByVendorRequest(
+  db: Queryable,
+  provider: string,
+  vendorRequestId: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    'select id from generation_items where provider = $1::text and vendor_request_id = $2::text',
+    [provider, vendorRequestId],
+  );
+  return rows[0]?.id;
 }

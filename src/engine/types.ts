@@ -1,9 +1,11 @@
 import type pg from 'pg';
 import type { MediaCatalog } from '../catalog/media-models.ts';
-import type { ModelCatalog } from '../catalog/models.ts';
+import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { ProviderFile } from '../providers/types.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { ImageRequest, ProviderFile } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
+import type { StoredFile } from './finish.ts';
 import type { ItemPolicy } from './run-item.ts';
 
 /** One output a request asks for (batch N → N items). */
@@ -52,6 +54,13 @@ export interface ExecutionContext {
   signal: AbortSignal;
   /** Retries, leases and interruptions of the items this process runs. */
   itemPolicy: ItemPolicy;
+  /** The configured vendors and the route each item takes. */
+  providers: ProviderRegistry;
+  /** Where a vendor posts its webhooks, when it can reach us; undefined: poll only. */
+  vendorWebhookUrl(providerId: string): string | undefined;
+  /** The origins a provider's result URLs may come from without being public. */
+  trustedOriginsOf(providerId: string): string[];
+  allowPrivateUrls: boolean;
 }
 
 export interface ExecutableItem {
@@ -76,12 +85,24 @@ export interface CompletedItem {
   item: ExecutableItem;
   workspaceId: string | null;
   url: string;
-  file: ProviderFile;
+  file: StoredFile;
+}
+
+/** What an item asks of a vendor: the routes that may serve it and the request in our own terms. */
+export interface VendorWork {
+  /** In order of preference (the catalog model's routes). */
+  routes: readonly ModelRoute[];
+  request: ImageRequest;
+  /** The media type the result must be. */
+  expects: 'image' | 'video' | 'audio' | 'model';
 }
 
 /** What the workers know of an operation: how to run an item, and what a completion adds. */
 export interface Operation {
+  /** Runs an item on the simulator (and whatever no vendor serves). */
   execute: Executor;
+  /** Describes an item for a vendor; operations without it always run `execute`. */
+  vendor?: (ctx: ExecutionContext, item: ExecutableItem) => VendorWork;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */

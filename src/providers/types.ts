@@ -91,6 +91,19 @@ export interface ProviderOutput {
 /** What identifies a vendor job: a small JSON object, persisted with the item. */
 export type VendorHandle = Record<string, string | number | null>;
 
+/** An image to make, in the service's own terms (a route's mapping turns it into a vendor's input). */
+export interface ImageRequest {
+  prompt: string;
+  negativePrompt: string | null;
+  width: number;
+  height: number;
+  steps: number;
+  seed: number;
+  /** Reference images (image-to-image), as URLs the vendor can fetch. */
+  references: string[];
+  lora: { url: string; type: string } | null;
+}
+
 /** One unit of work, as an adapter submits it. */
 export interface SubmitRequest {
   /** The vendor's endpoint (model id, path) the route names. */

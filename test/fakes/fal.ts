@@ -21,6 +21,8 @@ interface Job {
   input: Record<string, unknown>;
   polls: number;
   canceled: boolean;
+  /** Set when its webhook was sent: from then on the job says COMPLETED. */
+  finished: boolean;
 }
 
 export interface FakeFal {
@@ -30,6 +32,8 @@ export interface FakeFal {
   key: string;
   submissions: FakeFalSubmission[];
   cancels: string[];
+  /** Status polls made of each job, by request id. */
+  polls(requestId: string): number;
   /** Signs a webhook body as fal does; `at` in unix seconds (default now). */
   signWebhook(requestId: string, body: string, at?: number, key?: KeyObject): Record<string, string>;
   /** Replaces the published signing key (the old one no longer verifies). */
@@ -134,8 +138,8 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         } else if (req.method === 'GET' && tail === 'status') {
           job.polls += 1;
           const links = { response_url: `${base}/${job.app}/requests/${job.id}` };
-          if (job.polls === 1) json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
-          else if (job.polls === 2) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
+          if (job.polls === 1 && !job.finished) json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
+          else if (job.polls === 2 && !job.finished) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
           else if (tagOf(job.input) === 'error')
             json(res, 200, { status: 'COMPLETED', error: 'CUDA out of memory', error_type: 'runner_error', ...links });
           else json(res, 200, { status: 'COMPLETED', metrics: { inference_time: 0.5 }, ...links });
@@ -183,7 +187,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
           return;
       }
       const app = appOf(segments);
-      const job: Job = { id: randomUUID(), app, input, polls: 0, canceled: false };
+      const job: Job = { id: randomUUID(), app, input, polls: 0, canceled: false, finished: false };
       jobs.set(job.id, job);
       const links = `${base}/${app}/requests/${job.id}`;
       json(res, 200, {
@@ -197,6 +201,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       });
       if (webhookUrl) {
         setTimeout(() => {
+          job.finished = true;
           const body = JSON.stringify({
             request_id: job.id,
             gateway_request_id: job.id,
@@ -218,6 +223,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     key,
     submissions,
     cancels,
+    polls: (requestId) => jobs.get(requestId)?.polls ?? 0,
     signWebhook: (requestId, body, at, signer) => signWebhook(requestId, body, at, signer),
     rotateKey: () => {
       pair = generateKeyPairSync('ed25519');

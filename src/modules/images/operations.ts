@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { ExecutableItem, ExecutionContext, Executor, Operation } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, Executor, Operation, VendorWork } from '../../engine/types.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
 import { dimensionsFor, renderImage } from '../../providers/simulator/images.ts';
 import { ProviderError } from '../../providers/types.ts';
@@ -93,9 +93,29 @@ const face: Executor = async (ctx, item) => {
   });
 };
 
+/** images/generate for a vendor: the model's routes and the request in our own terms. */
+const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
+  const req = item.request as unknown as GenerateInput;
+  const { width, height } = dimensionsFor(req.aspect_ratio);
+  return {
+    routes: ctx.catalog.find('image', item.model ?? '')?.routes ?? [],
+    request: {
+      prompt: req.prompt,
+      negativePrompt: req.negative_prompt,
+      width,
+      height,
+      steps: req.steps,
+      seed: seedOf(item),
+      references: req.references,
+      lora: req.lora,
+    },
+    expects: 'image',
+  };
+};
+
 /** The image operations. */
 export const imageOperations: Record<string, Operation> = {
-  'image.generate': { execute: generate },
+  'image.generate': { execute: generate, vendor: generateForVendor },
   'image.edit': { execute: edit },
   'image.face': { execute: face },
 };

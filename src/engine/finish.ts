@@ -1,0 +1,107 @@
+// Recording an item's outcome: exactly once, with its refund, counters and webhook.
+import type pg from 'pg';
+import { retryWhileUnavailable } from '../db/errors.ts';
+import { withTransaction } from '../db/pool.ts';
+import { changeCredits } from '../modules/credits/service.ts';
+import { enqueueWebhook } from '../modules/webhooks/service.ts';
+import type { ProviderFile } from '../providers/types.ts';
+import * as sql from './sql.ts';
+import { toStatusRecord } from './status.ts';
+import type { ExecutableItem, ExecutionContext, Operation } from './types.ts';
+
+/** What is known of a result once it is in our storage (its bytes are there, not here). */
+export type StoredFile = Omit<ProviderFile, 'data'>;
+
+export type Outcome = { ok: true; url: string; file: StoredFile } | { ok: false; error: string };
+
+/** The item as an operation sees it. */
+export function executable(item: sql.ClaimedItem): ExecutableItem {
+  return {
+    id: item.id,
+    generationId: item.generation_id,
+    position: item.position,
+    type: item.type,
+    model: item.model,
+    teamId: item.team_id,
+    request: item.generation_input,
+    input: item.input,
+    attempt: item.attempts,
+  };
+}
+
+/**
+ * Records an item's outcome once, with everything that follows from it, in one transaction:
+ * the operation's completion hook, the refund of a failed item, the generation's counters and
+ * final status, and the webhook. A second call for the same item changes nothing.
+ */
+export async function finishItem(
+  pool: pg.Pool,
+  operation: Operation | undefined,
+  item: sql.ClaimedItem,
+  outcome: Outcome,
+): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    let refund = 0;
+    if (outcome.ok) {
+      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return;
+      const actual = outcome.file.actualCredits;
+      if (actual !== undefined && actual < item.price) {
+        refund = item.price - Math.max(0, Math.ceil(actual));
+        if (refund > 0) {
+          await changeCredits(client, {
+            teamId: item.team_id,
+            amount: refund,
+            kind: 'refund',
+            reason: `Unused part of the charge for item ${item.id}`,
+            generationId: item.generation_id,
+          });
+        }
+      }
+      await operation?.onCompleted?.(client, {
+        item: executable(item),
+        workspaceId: item.workspace_id,
+        url: outcome.url,
+        file: outcome.file,
+      });
+    } else {
+      const failed = await sql.failItem(client, item.id, outcome.error);
+      if (!failed) return;
+      await operation?.onFailed?.(client, executable(item), outcome.error);
+      refund = failed.price;
+      if (refund > 0) {
+        await changeCredits(client, {
+          teamId: item.team_id,
+          amount: refund,
+          kind: 'refund',
+          reason: `Refund of failed item ${item.id}`,
+          generationId: item.generation_id,
+        });
+      }
+    }
+    const generation = await sql.countFinishedItem(client, item.generation_id, outcome.ok, refund);
+    if (generation.finished && generation.webhook_url) {
+      const row = await sql.selectStatus(client, item.generation_id, item.team_id);
+      if (row) {
+        await enqueueWebhook(client, {
+          teamId: item.team_id,
+          generationId: item.generation_id,
+          url: generation.webhook_url,
+          eventType: generation.status === 'completed' ? 'generation.completed' : 'generation.failed',
+          data: toStatusRecord(row),
+        });
+      }
+    }
+  });
+}
+
+/** Records an item's outcome (finishItem), riding out a database outage for up to the policy's patience. */
+export function recordOutcome(
+  ctx: ExecutionContext,
+  operation: Operation | undefined,
+  item: sql.ClaimedItem,
+  outcome: Outcome,
+): Promise<void> {
+  return retryWhileUnavailable(() => finishItem(ctx.pool, operation, item, outcome), {
+    maxMs: ctx.itemPolicy.finishPatienceMs,
+  });
+}

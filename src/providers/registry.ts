@@ -1,0 +1,71 @@
+import type { ModelRoute } from '../catalog/models.ts';
+import type { Config } from '../config.ts';
+import { createFalProvider } from './fal/client.ts';
+import { FAL_MAPPINGS } from './fal/mappings.ts';
+import { jwksFromUrl } from './fal/webhook.ts';
+import type { Fetch, ImageRequest, Provider } from './types.ts';
+
+/** Turns a provider-neutral request into one endpoint's input. */
+export type Mapping = (request: ImageRequest) => Record<string, unknown>;
+
+interface Registered {
+  provider: Provider;
+  mappings: Record<string, Mapping>;
+  /** Result URLs under these origins are the vendor's own: fetched even when they are not public. */
+  trustedOrigins: string[];
+}
+
+/** The route an item takes, with what serving it needs. */
+export interface PickedRoute {
+  route: ModelRoute;
+  provider: Provider;
+  map: Mapping;
+  trustedOrigins: string[];
+}
+
+/** Which vendors are configured, and the route each item takes. Built once at start. */
+export interface ProviderRegistry {
+  /** The first of `routes` whose provider is configured and whose mapping it has; undefined: the simulator serves. */
+  pick(routes: readonly ModelRoute[]): PickedRoute | undefined;
+  /** A configured provider by id (for its webhooks). */
+  get(id: string): Provider | undefined;
+  /** The ids of the configured providers. */
+  configured(): string[];
+  /** The origins a provider's result URLs may come from without being public. */
+  trustedOrigins(id: string): string[];
+}
+
+/**
+ * Builds the registry from the configuration: a vendor is configured when its key is set (and
+ * PROVIDERS is not `simulator`). Adapters get their settings and `fetch`, nothing else.
+ */
+export function createProviderRegistry(config: Config['providers'], fetch: Fetch): ProviderRegistry {
+  const registered = new Map<string, Registered>();
+  if (config.mode === 'auto' && config.fal.key) {
+    const fal = config.fal;
+    registered.set('fal', {
+      provider: createFalProvider({
+        key: fal.key as string,
+        queueUrl: fal.queueUrl,
+        requestTimeoutS: fal.requestTimeoutS,
+        fetch,
+        jwks: jwksFromUrl(fal.jwksUrl, fetch),
+      }),
+      mappings: FAL_MAPPINGS,
+      trustedOrigins: [new URL(fal.queueUrl).origin],
+    });
+  }
+  return {
+    pick(routes) {
+      for (const route of routes) {
+        const entry = registered.get(route.provider);
+        const map = route.mapping ? entry?.mappings[route.mapping] : undefined;
+        if (entry && map) return { route, provider: entry.provider, map, trustedOrigins: entry.trustedOrigins };
+      }
+      return undefined;
+    },
+    get: (id) => registered.get(id)?.provider,
+    configured: () => [...registered.keys()],
+    trustedOrigins: (id) => registered.get(id)?.trustedOrigins ?? [],
+  };
+}

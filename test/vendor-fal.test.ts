@@ -1,0 +1,176 @@
+// images/generate served by fal.ai through the whole service: a fake fal queue (test/fakes/fal.ts)
+// on 127.0.0.1, selected with FAL_QUEUE_URL and FAL_JWKS_URL as an operator would.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
+
+const generate = (server: TestServer, team: TeamFixture, body: Record<string, unknown>) =>
+  call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', { token: team.key, body });
+
+async function itemErrors(server: TestServer, generationId: string): Promise<string[]> {
+  const { rows } = await server.pool.query<{ error: string }>(
+    'select error from generation_items where generation_id = $1 order by position',
+    [generationId],
+  );
+  return rows.map((r) => r.error);
+}
+
+describe('images through fal.ai, finished by its webhooks', () => {
+  let fal: FakeFal;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    server = await startTestServer({
+      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ITEM_MAX_ATTEMPTS: '2' },
+    });
+    team = await createTeam(server, 1000);
+  });
+  after(async () => {
+    await server.close();
+    await fal.close();
+  });
+
+  test('a FLUX model is sent to fal once per item and its images are copied into our storage', async () => {
+    const before = await balanceOf(server, team.key);
+    const created = await generate(server, team, {
+      prompt: 'a red fox in the snow',
+      model: 'flux-1-schnell',
+      batch: 2,
+      settings: { aspect_ratio: '16:9', num_inference_steps: 4 },
+    });
+    assert.equal(created.status, 200, created.text);
+    const started = Date.now();
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    assert.ok(Date.now() - started < 1500, 'the webhook finished it, not the first scheduled poll');
+    const sent = fal.submissions.filter((s) => s.input.prompt === 'a red fox in the snow');
+    assert.equal(sent.length, 2, 'one vendor job per item, none twice');
+    assert.equal(sent[0]?.endpoint, 'fal-ai/flux/schnell');
+    assert.equal(sent[0]?.webhookUrl, `${server.url}/webhooks/providers/fal`);
+    assert.deepEqual(Object.keys(sent[0]?.input ?? {}).sort(), [
+      'enable_safety_checker',
+      'image_size',
+      'num_images',
+      'num_inference_steps',
+      'output_format',
+      'prompt',
+      'seed',
+    ]);
+    assert.equal(sent[0]?.input.num_inference_steps, 4);
+    const size = sent[0]?.input.image_size as { width: number; height: number };
+    assert.ok(size.width > size.height, '16:9 is wider than tall');
+    for (const item of done.items) {
+      assert.ok(item.url?.startsWith(`${server.url}/media/`), `our own URL, not the vendor's: ${item.url}`);
+      const image = await fetch(item.url as string);
+      assert.equal(image.headers.get('content-type'), 'image/png');
+      const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
+      assert.deepEqual([meta.width, meta.height], [64, 48], 'the bytes fal made');
+    }
+    assert.equal(await balanceOf(server, team.key), before - done.credits_used);
+    const { rows } = await server.pool.query<{ provider: string; outcome: string; vendor_request_id: string }>(
+      'select provider, outcome, vendor_request_id from item_attempts where generation_id = $1',
+      [created.body.generation_id],
+    );
+    assert.equal(rows.length, 2);
+    assert.ok(rows.every((r) => r.provider === 'fal' && r.outcome === 'completed' && r.vendor_request_id));
+  });
+
+  test('a model whose routes fal cannot serve yet stays on the simulator', async () => {
+    const count = fal.submissions.length;
+    const created = await generate(server, team, { prompt: 'simulated', model: 'flux-1-pro' });
+    const done = await waitForGeneration(server, team.key, created.body.generation_id);
+    assert.equal(done.status, 'completed');
+    assert.equal(fal.submissions.length, count);
+  });
+
+  test('fal refusing the input fails the item with fal’s words and refunds it, without a retry', async () => {
+    const before = await balanceOf(server, team.key);
+    const created = await generate(server, team, { prompt: 'bad size [fal:422]', model: 'flux-1-schnell' });
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'failed');
+    assert.match((await itemErrors(server, created.body.generation_id))[0] ?? '', /image_size: unexpected value/);
+    assert.equal(await balanceOf(server, team.key), before);
+    assert.equal(fal.submissions.filter((s) => s.input.prompt === 'bad size [fal:422]').length, 1);
+  });
+
+  test('a rate limit is retried after its Retry-After, then failed and refunded once attempts run out', async () => {
+    const before = await balanceOf(server, team.key);
+    const started = Date.now();
+    const created = await generate(server, team, { prompt: 'busy [fal:429]', model: 'flux-1-schnell' });
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'failed');
+    assert.equal(fal.submissions.filter((s) => s.input.prompt === 'busy [fal:429]').length, 2, 'ITEM_MAX_ATTEMPTS');
+    assert.ok(Date.now() - started >= 2000, 'waited the Retry-After of 2 s');
+    assert.equal(await balanceOf(server, team.key), before);
+    const { rows } = await server.pool.query<{ n: number }>(
+      `select count(*)::int as n from credit_ledger where generation_id = $1 and kind = 'refund'`,
+      [created.body.generation_id],
+    );
+    assert.equal(rows[0]?.n, 1);
+  });
+
+  test('a webhook with a bad signature is 401 and an unknown provider 404', async () => {
+    const body = JSON.stringify({ request_id: 'x', status: 'OK', payload: {} });
+    const forged = await call(server, 'POST', '/webhooks/providers/fal', {
+      raw: body,
+      headers: {
+        'content-type': 'application/json',
+        ...fal.signWebhook('x', body),
+        'x-fal-webhook-signature': 'ab'.repeat(64),
+      },
+    });
+    assert.equal(forged.status, 401, forged.text);
+    const stale = await call(server, 'POST', '/webhooks/providers/fal', {
+      raw: body,
+      headers: fal.signWebhook('x', body, Math.floor(Date.now() / 1000) - 600),
+    });
+    assert.equal(stale.status, 401);
+    const genuine = await call(server, 'POST', '/webhooks/providers/fal', {
+      raw: body,
+      headers: fal.signWebhook('x', body),
+    });
+    assert.equal(genuine.status, 200, 'a genuine webhook for a job we do not know is acknowledged');
+    assert.equal((await call(server, 'POST', '/webhooks/providers/nobody', { raw: body })).status, 404);
+  });
+});
+
+describe('images through fal.ai when fal cannot reach us', () => {
+  let fal: FakeFal;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    // A loopback PUBLIC_BASE_URL without ALLOW_PRIVATE_URLS: no webhook, polls only. The fake's
+    // result URLs are on loopback too, and are fetched because they are fal's own origin.
+    server = await startTestServer({
+      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ALLOW_PRIVATE_URLS: 'false' },
+    });
+    team = await createTeam(server, 1000);
+  });
+  after(async () => {
+    await server.close();
+    await fal.close();
+  });
+
+  test('the job is polled (queued, running, completed) until it is done', async () => {
+    const created = await generate(server, team, { prompt: 'polled fox', model: 'flux-1-dev' });
+    assert.equal(created.status, 200, created.text);
+    const done: StatusRecord = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    const sent = fal.submissions.filter((s) => s.input.prompt === 'polled fox');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]?.webhookUrl, undefined);
+    assert.equal(sent[0]?.endpoint, 'fal-ai/flux-lora');
+    const { rows } = await server.pool.query<{ vendor_request_id: string }>(
+      'select vendor_request_id from generation_items where generation_id = $1',
+      [created.body.generation_id],
+    );
+    assert.equal(fal.polls(rows[0]?.vendor_request_id ?? ''), 3, 'IN_QUEUE, IN_PROGRESS, COMPLETED');
+  });
+});
