@@ -104,7 +104,7 @@ export async function pollVendor(
   itemId: string,
 ): Promise<void> {
   const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
-  if (!item || item.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
+  if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
   const operation = operations[item.operation];
   const provider = ctx.providers.get(item.provider);
   if (!operation?.vendor || !provider) {
