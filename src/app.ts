@@ -18,6 +18,7 @@ import model3dRoutes from './modules/models3d/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
 import paymentsRoutes from './modules/payments/routes.ts';
 import providerWebhookRoutes from './modules/provider-webhooks/routes.ts';
+import providerAdminRoutes from './modules/providers/admin-routes.ts';
 import speechRoutes from './modules/speech/routes.ts';
 import storyboardsRoutes from './modules/storyboards/routes.ts';
 import teamAdminRoutes from './modules/teams/admin-routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(mediaRoutes, { storage: deps.storage });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
+  await app.register(providerAdminRoutes);
   await app.register(apiKeyAdminRoutes);
   await app.register(creditAdminRoutes);
   await app.register(workspaceAdminRoutes);

@@ -55,6 +55,8 @@ const EnvSchema = Type.Object({
   FAL_QUEUE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://queue.fal.run' }),
   FAL_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://rest.fal.ai/.well-known/jwks.json' }),
   FAL_REQUEST_TIMEOUT_S: Type.Integer({ minimum: 10, maximum: 86_400, default: 3600 }),
+  ROUTE_COOLDOWN_AFTER: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
+  ROUTE_COOLDOWN_S: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
   PAYMENT_PROVIDER: Type.Enum(['builtin', 'stripe', 'lemonsqueezy'], { default: 'builtin' }),
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -142,6 +144,8 @@ export interface Config {
   providers: {
     /** `simulator` makes the simulator serve everything, keys or not. */
     mode: 'auto' | 'simulator';
+    /** The circuit breaker: a route cools for `seconds` after `after` failures in a row. */
+    cooldown: { after: number; seconds: number };
     fal: { key: string | undefined; queueUrl: string; jwksUrl: string; requestTimeoutS: number };
   };
   payments: {
@@ -246,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     providers: {
       mode: e.PROVIDERS as 'auto' | 'simulator',
+      cooldown: { after: e.ROUTE_COOLDOWN_AFTER, seconds: e.ROUTE_COOLDOWN_S },
       fal: {
         key: e.FAL_KEY,
         queueUrl: e.FAL_QUEUE_URL.replace(/\/+$/, ''),

@@ -15,6 +15,9 @@ export interface StatusRecord {
     type: string;
     status: string;
     url: string | null;
+    error: string | null;
+    progress: number;
+    queue_position: number | null;
     created_at: string;
     updated_at: string;
   }>;

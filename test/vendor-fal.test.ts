@@ -98,14 +98,22 @@ describe('images through fal.ai, finished by its webhooks', () => {
     assert.equal(fal.submissions.filter((s) => s.input.prompt === 'bad size [fal:422]').length, 1);
   });
 
-  test('a rate limit is retried after its Retry-After, then failed and refunded once attempts run out', async () => {
+  test('a rate limit is retried after its Retry-After, then the next route, then failed and refunded once', async () => {
     const before = await balanceOf(server, team.key);
     const started = Date.now();
     const created = await generate(server, team, { prompt: 'busy [fal:429]', model: 'flux-1-schnell' });
     const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
     assert.equal(done.status, 'failed');
-    assert.equal(fal.submissions.filter((s) => s.input.prompt === 'busy [fal:429]').length, 2, 'ITEM_MAX_ATTEMPTS');
-    assert.ok(Date.now() - started >= 2000, 'waited the Retry-After of 2 s');
+    const sent = fal.submissions.filter((s) => s.input.prompt === 'busy [fal:429]').map((s) => s.endpoint);
+    // ITEM_MAX_ATTEMPTS (2) on each of the model's two routes, in their order.
+    assert.deepEqual(sent, [
+      'fal-ai/flux/schnell',
+      'fal-ai/flux/schnell',
+      'fal-ai/flux-1/schnell',
+      'fal-ai/flux-1/schnell',
+    ]);
+    assert.ok(Date.now() - started >= 4000, 'waited the Retry-After of 2 s before each retry on a route');
+    assert.match(done.items[0]?.error ?? '', /Too many requests/);
     assert.equal(await balanceOf(server, team.key), before);
     const { rows } = await server.pool.query<{ n: number }>(
       `select count(*)::int as n from credit_ledger where generation_id = $1 and kind = 'refund'`,

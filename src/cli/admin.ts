@@ -21,6 +21,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   webhook-secret get --team <team_id>
   webhook-secret rotate --team <team_id>
   storyboards import --team <team_id> --file <project.json>   (--file - reads standard input)
+  providers list                      (each provider, the models it serves, routes cooling down)
+  generations attempts <generation_id>   (every vendor attempt of a generation's items)
 
 Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
 
@@ -121,6 +123,10 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'GET', path: `/admin/v1/teams/${team()}/webhook-secret` };
     case 'webhook-secret rotate':
       return { method: 'POST', path: `/admin/v1/teams/${team()}/webhook-secret` };
+    case 'providers list':
+      return { method: 'GET', path: '/admin/v1/providers' };
+    case 'generations attempts':
+      return { method: 'GET', path: `/admin/v1/generations/${id('generation id')}/attempts` };
     case 'storyboards import':
       return { method: 'POST', path: `/admin/v1/teams/${team()}/storyboards`, body: jsonFile(need(options, 'file')) };
     default:

@@ -7,6 +7,7 @@ import { errorResponses } from '../lib/schemas.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from '../modules/idempotency/service.ts';
 import { resolveWorkspace } from '../modules/workspaces/service.ts';
 import { executionContext, operations } from '../operations.ts';
+import { isRefusalKind } from '../providers/policy.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
 import { runItem } from './run-item.ts';
 import { selectItemResult } from './sql.ts';
@@ -153,10 +154,19 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
           url: row?.url ?? null,
           result: row?.result ?? null,
           error: row?.error,
+          errorKind: row?.error_kind ?? null,
         };
       }),
     );
     if (items.every((i) => i.status !== 'COMPLETED')) {
+      // A vendor that refused the input: the request was at fault, so a 400 with the vendor's reason.
+      const refused = items.find((i) => isRefusalKind(i.errorKind));
+      if (refused) {
+        throw new AppError(
+          'invalid_request',
+          `The provider refused the input (generation ${created.id}, its ${created.creditsCharged} credits were refunded): ${refused.error ?? 'no reason given'}`,
+        );
+      }
       throw new AppError(
         'generation_failed',
         `Generation ${created.id} failed and its ${created.creditsCharged} credits were refunded: ${items[0]?.error ?? 'unknown error'}`,

@@ -12,7 +12,10 @@ import type { ExecutableItem, ExecutionContext, Operation } from './types.ts';
 /** What is known of a result once it is in our storage (its bytes are there, not here). */
 export type StoredFile = Omit<ProviderFile, 'data'>;
 
-export type Outcome = { ok: true; url: string; file: StoredFile } | { ok: false; error: string };
+export type Outcome =
+  | { ok: true; url: string; file: StoredFile }
+  /** errorKind: the ProviderError kind, when a provider said why. */
+  | { ok: false; error: string; errorKind?: string };
 
 /** The item as an operation sees it. */
 export function executable(item: sql.ClaimedItem): ExecutableItem {
@@ -64,7 +67,7 @@ export async function finishItem(
         file: outcome.file,
       });
     } else {
-      const failed = await sql.failItem(client, item.id, outcome.error);
+      const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null);
       if (!failed) return;
       await operation?.onFailed?.(client, executable(item), outcome.error);
       refund = failed.price;

@@ -75,11 +75,11 @@ export async function runItem(
   }
   // A vendor serves the item when one of its routes is configured; the simulator otherwise.
   const work = operation.vendor?.(ctx, executable(item));
-  const picked = work && ctx.providers.pick(work.routes);
-  if (work && picked) {
+  const candidates = work ? ctx.providers.candidates(work.routes) : [];
+  if (work && (candidates.length > 0 || item.vendor_state)) {
     const release = holdLease(ctx, item.id);
     try {
-      await submitToVendor(ctx, operation, item, picked, work, options);
+      await submitToVendor(ctx, operation, item, candidates, work, options);
     } finally {
       release();
     }
@@ -96,7 +96,11 @@ export async function runItem(
       await sql.recordItemFailure(ctx.pool, item.id);
       throw err;
     }
-    await finish({ ok: false, error: err instanceof Error ? err.message : String(err) });
+    await finish({
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+      errorKind: err instanceof ProviderError ? err.kind : undefined,
+    });
     return;
   }
   try {

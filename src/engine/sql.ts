@@ -135,19 +135,21 @@ export async function selectAcceptedGeneration(
 }
 
 /** The stored outcome of one item (for synchronous answers). */
-export async function selectItemResult(
-  db: Queryable,
-  itemId: string,
-): Promise<
-  { status: ItemStatus; url: string | null; result: Record<string, unknown> | null; error: string | null } | undefined
-> {
-  const { rows } = await db.query<{
-    status: ItemStatus;
-    url: string | null;
-    result: Record<string, unknown> | null;
-    error: string | null;
-  }>('select status, url, result, error from generation_items where id = $1::text', [itemId]);
+export async function selectItemResult(db: Queryable, itemId: string): Promise<ItemResult | undefined> {
+  const { rows } = await db.query<ItemResult>(
+    'select status, url, result, error, error_kind from generation_items where id = $1::text',
+    [itemId],
+  );
   return rows[0];
+}
+
+export interface ItemResult {
+  status: ItemStatus;
+  url: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  /** The ProviderError kind of a failure, when a provider said why. */
+  error_kind: string | null;
 }
 
 export interface StatusRow {
@@ -166,6 +168,9 @@ export interface StatusRow {
     type: string;
     status: ItemStatus;
     url: string | null;
+    error: string | null;
+    progress: number;
+    queue_position: number | null;
     created_at: string;
     updated_at: string;
   }>;
@@ -176,6 +181,10 @@ const STATUS_SELECT = `
          g.completed_items, g.failed_items, g.result,
          (select coalesce(json_agg(json_build_object(
                     'id', i.id, 'type', i.type, 'status', i.status, 'url', i.url,
+                    'error', case when i.status = 'FAILED' then i.error end,
+                    'progress', case i.status when 'COMPLETED' then 1 when 'QUEUED' then 0
+                                  else coalesce(i.progress, 0) end,
+                    'queue_position', case when i.status in ('QUEUED', 'PROCESSING') then i.queue_position end,
                     'created_at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                     'updated_at', to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                   order by i.position), '[]'::json)
@@ -221,6 +230,10 @@ export interface ClaimedItem {
   vendor_endpoint: string | null;
   vendor_state: 'submitting' | 'accepted' | null;
   vendor_handle: Record<string, string | number | null> | null;
+  /** Routes ('provider endpoint') the item moved away from (failover). */
+  skipped_routes: string[];
+  /** Provider failures on the route it is on now. */
+  route_failures: number;
   team_id: string;
   workspace_id: string | null;
   operation: string;
@@ -239,7 +252,7 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
          lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
        returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
-                 provider, vendor_endpoint, vendor_state, vendor_handle
+                 provider, vendor_endpoint, vendor_state, vendor_handle, skipped_routes, route_failures
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -256,8 +269,8 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
 export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
-            i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle,
-            g.team_id, g.workspace_id, g.operation, g.input as generation_input
+            i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.skipped_routes,
+            i.route_failures, g.team_id, g.workspace_id, g.operation, g.input as generation_input
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],
@@ -274,10 +287,28 @@ export async function renewItemLeases(db: Queryable, itemIds: string[], leaseMs:
   );
 }
 
-/** Counts a failed provider attempt of an item that will be tried again, and lets its lease go. */
-export async function recordItemFailure(db: Queryable, itemId: string): Promise<void> {
+/**
+ * Counts a failed provider attempt of an item that will be tried again, and lets its lease go:
+ * on the same route, or on the next one (`leaving`, the route it fails over from).
+ */
+export async function recordItemFailure(db: Queryable, itemId: string, leaving?: string): Promise<void> {
   await db.query(
-    `update generation_items set failures = failures + 1, lease_expires_at = null, updated_at = now()
+    `update generation_items set failures = failures + 1,
+       route_failures = case when $2::text is null then route_failures + 1 else 0 end,
+       skipped_routes = case when $2::text is null then skipped_routes else array_append(skipped_routes, $2::text) end,
+       lease_expires_at = null, updated_at = now()
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId, leaving ?? null],
+  );
+}
+
+/**
+ * Takes back a claim that ran nothing (every route of the item is cooling down): the claim is not
+ * counted as an interrupted run, and the lease goes.
+ */
+export async function deferItem(db: Queryable, itemId: string): Promise<void> {
+  await db.query(
+    `update generation_items set attempts = greatest(attempts - 1, 0), lease_expires_at = null, updated_at = now()
      where id = $1::text and status = 'PROCESSING'`,
     [itemId],
   );
@@ -403,7 +434,7 @@ export async function unlockSweep(db: Queryable, lockId: number): Promise<void> 
 export async function completeItem(db: Queryable, itemId: string, url: string, result: unknown): Promise<boolean> {
   const { rowCount } = await db.query(
     `update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
-       updated_at = now()
+       progress = 1, queue_position = null, updated_at = now()
      where id = $1::text and status = 'PROCESSING'`,
     [itemId, url, result === undefined ? null : JSON.stringify(result)],
   );
@@ -418,12 +449,14 @@ export async function failItem(
   db: Queryable,
   itemId: string,
   error: string,
+  errorKind: string | null,
 ): Promise<{ price: number; generation_id: string } | undefined> {
   const { rows } = await db.query<{ price: number; generation_id: string }>(
-    `update generation_items set status = 'FAILED', error = $2::text, refunded = true, updated_at = now()
+    `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = true,
+       progress = null, queue_position = null, updated_at = now()
      where id = $1::text and status in ('QUEUED', 'PROCESSING')
      returning price, generation_id`,
-    [itemId, error],
+    [itemId, error, errorKind],
   );
   return rows[0];
 }
@@ -550,17 +583,23 @@ export async function clearVendorState(db: Queryable, itemId: string): Promise<v
   );
 }
 
+/** How an attempt ended. */
+export interface AttemptEnd {
+  outcome: 'completed' | 'failed' | 'submit_failed' | 'unknown';
+  error?: string | null;
+  /** The ProviderError kind of a failure. */
+  errorKind?: string | null;
+  /** What the vendor said the work cost, when it said. */
+  cost?: number | null;
+}
+
 /** Closes the item's open attempt with its outcome. */
-export async function finishAttempt(
-  db: Queryable,
-  itemId: string,
-  outcome: 'completed' | 'failed' | 'submit_failed' | 'unknown',
-  error: string | null,
-): Promise<void> {
+export async function finishAttempt(db: Queryable, itemId: string, end: AttemptEnd): Promise<void> {
   await db.query(
-    `update item_attempts set finished_at = now(), outcome = $2::text, error = $3::text
+    `update item_attempts set finished_at = now(), outcome = $2::text, error = $3::text, error_kind = $4::text,
+       cost = $5::numeric
      where item_id = $1::text and finished_at is null`,
-    [itemId, outcome, error],
+    [itemId, end.outcome, end.error ?? null, end.errorKind ?? null, end.cost ?? null],
   );
 }
 
@@ -589,4 +628,51 @@ export async function selectItemByVendorRequest(
     [provider, vendorRequestId],
   );
   return rows[0]?.id;
+}
+
+// Route health: the circuit breaker of every (provider, endpoint), shared by the processes.
+
+/** The routes cooling down now, as 'provider endpoint' keys with when each is usable again. */
+export async function selectCoolingRoutes(db: Queryable): Promise<Map<string, Date>> {
+  const { rows } = await db.query<{ provider: string; endpoint: string; cooling_until: Date }>(
+    'select provider, endpoint, cooling_until from route_health where cooling_until > now()',
+  );
+  return new Map(rows.map((r) => [`${r.provider} ${r.endpoint}`, r.cooling_until]));
+}
+
+/**
+ * Counts a failure of a route towards its breaker: after `after` failures in a row it cools for
+ * `seconds` (and the count starts again). Answers whether the route is cooling now.
+ */
+export async function recordRouteFailure(
+  db: Queryable,
+  provider: string,
+  endpoint: string,
+  after: number,
+  seconds: number,
+): Promise<boolean> {
+  const { rows } = await db.query<{ cooling: boolean }>(
+    `insert into route_health as h (provider, endpoint, consecutive_failures, cooling_until)
+     values ($1::text, $2::text,
+       case when 1 >= $3::int then 0 else 1 end,
+       case when 1 >= $3::int then now() + make_interval(secs => $4::float8) end)
+     on conflict (provider, endpoint) do update set
+       consecutive_failures = case when h.consecutive_failures + 1 >= $3::int then 0
+                                   else h.consecutive_failures + 1 end,
+       cooling_until = case when h.consecutive_failures + 1 >= $3::int
+                            then now() + make_interval(secs => $4::float8) else h.cooling_until end,
+       updated_at = now()
+     returning coalesce(h.cooling_until > now(), false) as cooling`,
+    [provider, endpoint, after, seconds],
+  );
+  return rows[0]?.cooling ?? false;
+}
+
+/** A success closes the route's count of failures in a row (written only when there was one). */
+export async function recordRouteSuccess(db: Queryable, provider: string, endpoint: string): Promise<void> {
+  await db.query(
+    `update route_health set consecutive_failures = 0, updated_at = now()
+     where provider = $1::text and endpoint = $2::text and consecutive_failures > 0`,
+    [provider, endpoint],
+  );
 }

@@ -7,6 +7,17 @@ export const StatusItem = Type.Object({
   type: Type.String({ examples: ['image'] }),
   status: Type.Enum(['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED']),
   url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'Set once the item is COMPLETED' }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the item failed (what the vendor said, when a vendor did); null unless FAILED',
+  }),
+  progress: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: 'How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED',
+  }),
+  queue_position: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: "The item's place in the vendor's queue while it waits there; null when unknown or finished",
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

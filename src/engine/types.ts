@@ -56,6 +56,8 @@ export interface ExecutionContext {
   itemPolicy: ItemPolicy;
   /** The configured vendors and the route each item takes. */
   providers: ProviderRegistry;
+  /** The circuit breaker: failures in a row that cool a route, and for how long. */
+  routeCooldown: { after: number; seconds: number };
   /** Where a vendor posts its webhooks, when it can reach us; undefined: poll only. */
   vendorWebhookUrl(providerId: string): string | undefined;
   /** The origins a provider's result URLs may come from without being public. */

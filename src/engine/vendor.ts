@@ -4,7 +4,8 @@
 import { extname } from 'node:path';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
-import type { PickedRoute } from '../providers/registry.ts';
+import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
+import { type PickedRoute, routeKey } from '../providers/registry.ts';
 import { type OutputFile, ProviderError, type ProviderOutput, type VendorHandle } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
@@ -38,18 +39,44 @@ function failure(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The route an item takes now, among its configured routes. */
+type RouteChoice =
+  | { kind: 'route'; picked: PickedRoute }
+  /** Every route left is cooling down: try again when the first is usable. */
+  | { kind: 'wait'; until: Date }
+  /** The item has left every configured route. */
+  | { kind: 'exhausted' };
+
 /**
- * Sends a claimed item to its vendor. A job the vendor already accepted (the item was queued
- * again after a crash) is never submitted again: it is polled. A submit whose outcome is unknown
- * (a crash between the call and recording its answer) cannot be found again at a vendor without
- * idempotency keys: the item is failed and refunded. Returns once the vendor has the job; a
- * retryable refusal is rethrown (the queue retries while attempts remain).
+ * The first configured route the item has not left (failover) and that is not cooling down
+ * (the circuit breaker, read from the database so every process sees it).
+ */
+async function chooseRoute(
+  ctx: ExecutionContext,
+  item: sql.ClaimedItem,
+  candidates: PickedRoute[],
+): Promise<RouteChoice> {
+  const usable = candidates.filter((c) => !item.skipped_routes.includes(routeKey(c.route)));
+  if (usable.length === 0) return { kind: 'exhausted' };
+  const cooling = await sql.selectCoolingRoutes(ctx.pool);
+  const ready = usable.find((c) => !cooling.has(routeKey(c.route)));
+  if (ready) return { kind: 'route', picked: ready };
+  const until = Math.min(...usable.map((c) => cooling.get(routeKey(c.route))?.getTime() ?? Date.now()));
+  return { kind: 'wait', until: new Date(until) };
+}
+
+/**
+ * Sends a claimed item to a vendor: the first usable route of `candidates` (the configured routes
+ * of its model). A job the vendor already accepted (the item was queued again after a crash) is
+ * never submitted again: it is polled. A submit whose outcome is unknown (a crash between the
+ * call and recording its answer) cannot be found again at a vendor without idempotency keys: the
+ * item is failed and refunded. Returns once the vendor has the job; failures go to the policy.
  */
 export async function submitToVendor(
   ctx: ExecutionContext,
   operation: Operation,
   item: sql.ClaimedItem,
-  picked: PickedRoute,
+  candidates: PickedRoute[],
   work: VendorWork,
   options: { mayRetry: boolean },
 ): Promise<void> {
@@ -58,31 +85,54 @@ export async function submitToVendor(
     return;
   }
   if (item.vendor_state === 'submitting') {
-    await withTransaction(ctx.pool, (client) => sql.finishAttempt(client, item.id, 'unknown', 'lost in a crash'));
+    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: 'lost in a crash' });
     await finish(ctx, operation, item, {
       ok: false,
       error: `The job sent to ${item.provider} could not be confirmed after the worker stopped; it was not charged`,
     });
     return;
   }
-  const { provider, route } = picked;
+  const choice = await chooseRoute(ctx, item, candidates);
+  if (choice.kind === 'exhausted') {
+    await finish(ctx, operation, item, { ok: false, error: 'Every configured route of this model failed it' });
+    return;
+  }
+  if (choice.kind === 'wait') {
+    await withTransaction(ctx.pool, async (client) => {
+      await sql.deferItem(client, item.id);
+      await sql.addJob(
+        client,
+        ITEM_TASK,
+        { item_id: item.id },
+        { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: choice.until },
+      );
+    });
+    return;
+  }
+  const { provider, route } = choice.picked;
   if (!(await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint))) return;
   let result: Awaited<ReturnType<typeof provider.submit>>;
   try {
     result = await provider.submit({
       endpoint: route.endpoint,
-      input: picked.map(work.request),
+      input: choice.picked.map(work.request),
       idempotencyKey: item.id,
       webhookUrl: ctx.vendorWebhookUrl(provider.id),
       signal: ctx.signal,
     });
   } catch (err) {
     // Refused (or unreachable): nothing was accepted, so the item may be sent again.
-    await sql.finishAttempt(ctx.pool, item.id, 'submit_failed', failure(err));
+    const error = asProviderError(err);
+    await sql.finishAttempt(ctx.pool, item.id, {
+      outcome: 'submit_failed',
+      error: redact(error.message, ctx.providers.secrets()),
+      errorKind: error.kind,
+    });
     await sql.clearVendorState(ctx.pool, item.id);
-    await failOrRetry(ctx, operation, item, err, options.mayRetry);
+    await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, mayRetry: options.mayRetry });
     return;
   }
+  await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
   if (result.kind === 'done') {
     await completeFromOutput(ctx, operation, item, work, result.output);
     return;
@@ -121,9 +171,15 @@ export async function pollVendor(
     return;
   }
   if (result.kind === 'failed') {
-    await sql.finishAttempt(ctx.pool, item.id, 'failed', result.error.message);
+    const route = { provider: item.provider, endpoint: item.vendor_endpoint ?? '' };
+    await sql.finishAttempt(ctx.pool, item.id, {
+      outcome: 'failed',
+      error: redact(result.error.message, ctx.providers.secrets()),
+      errorKind: result.error.kind,
+    });
     await sql.clearVendorState(ctx.pool, item.id);
-    await failOrRetry(ctx, operation, item, result.error, true);
+    const candidates = ctx.providers.candidates(work.routes);
+    await failOrRetry(ctx, operation, item, route, candidates, result.error, { accepted: true, mayRetry: true });
     return;
   }
   await completeFromOutput(ctx, operation, item, work, result.output);
@@ -138,18 +194,24 @@ async function completeFromOutput(
   output: ProviderOutput,
 ): Promise<void> {
   const file = output.files[0];
-  if (!file) throw new ProviderError('The vendor answered no file', false);
+  if (!file) {
+    const error = 'The vendor answered no file';
+    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'failed', error, errorKind: 'internal' });
+    await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal' });
+    return;
+  }
   let stored: { url: string; contentType: string; extension: string; width?: number; height?: number };
   try {
     stored = await copyResult(ctx, item, file, work.expects, ctx.trustedOriginsOf(item.provider ?? ''));
   } catch (err) {
     // A copy that failed is tried again from the same vendor result (a poll), never by a new job.
     if ((err instanceof FetchFailedError && err.retryable) || !(err instanceof Error)) throw err;
-    await sql.finishAttempt(ctx.pool, item.id, 'failed', failure(err));
-    await finish(ctx, operation, item, { ok: false, error: `The vendor's result could not be used: ${failure(err)}` });
+    const error = `The vendor's result could not be used: ${failure(err)}`;
+    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'failed', error, errorKind: 'internal' });
+    await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal' });
     return;
   }
-  await sql.finishAttempt(ctx.pool, item.id, 'completed', null);
+  await sql.finishAttempt(ctx.pool, item.id, { outcome: 'completed', cost: output.vendorCost ?? null });
   await finish(ctx, operation, item, {
     ok: true,
     url: stored.url,
@@ -199,28 +261,62 @@ async function copyResult(
   return { url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
 }
 
-/** Retries a retryable failure while provider attempts remain (rethrowing for the queue), or fails the item. */
+function asProviderError(err: unknown): ProviderError {
+  return err instanceof ProviderError ? err : new ProviderError(failure(err), true);
+}
+
+/**
+ * Acts on a vendor failure as the policy decides: the same route again (a fresh item job, after
+ * the vendor's Retry-After), the next route, or the end (failed and refunded once). Failures of
+ * kinds that mean the route is unwell count towards its circuit breaker.
+ */
 async function failOrRetry(
   ctx: ExecutionContext,
   operation: Operation,
   item: sql.ClaimedItem,
-  err: unknown,
-  mayRetry: boolean,
+  route: { provider: string | null; endpoint: string },
+  candidates: PickedRoute[],
+  error: ProviderError,
+  situation: { accepted: boolean; mayRetry: boolean },
 ): Promise<void> {
-  const retryable = err instanceof ProviderError ? err.retryable : true;
-  if (retryable && mayRetry && item.failures + 1 < ctx.itemPolicy.maxAttempts) {
-    await sql.recordItemFailure(ctx.pool, item.id);
-    // A fresh item job submits again, after the vendor's Retry-After when it gave one.
-    const delay = err instanceof ProviderError ? (err.retryAfterMs ?? 0) : 0;
+  const provider = route.provider ?? '';
+  const current = routeKey({ provider, endpoint: route.endpoint });
+  const routeCooling = countsTowardsBreaker(error)
+    ? await sql.recordRouteFailure(
+        ctx.pool,
+        provider,
+        route.endpoint,
+        ctx.routeCooldown.after,
+        ctx.routeCooldown.seconds,
+      )
+    : false;
+  const alternative = candidates.some((c) => {
+    const key = routeKey(c.route);
+    return key !== current && !item.skipped_routes.includes(key);
+  });
+  const decision = decide(error, {
+    accepted: situation.accepted,
+    routeFailures: item.route_failures,
+    maxAttempts: ctx.itemPolicy.maxAttempts,
+    alternative,
+    routeCooling,
+    mayRetry: situation.mayRetry,
+  });
+  if (decision.action === 'fail') {
+    const message = redact(error.message, ctx.providers.secrets());
+    await finish(ctx, operation, item, { ok: false, error: message, errorKind: error.kind });
+    return;
+  }
+  const delay = decision.action === 'retry' ? decision.delayMs : 0;
+  await withTransaction(ctx.pool, async (client) => {
+    await sql.recordItemFailure(client, item.id, decision.action === 'failover' ? current : undefined);
     await sql.addJob(
-      ctx.pool,
+      client,
       ITEM_TASK,
       { item_id: item.id },
       { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: new Date(Date.now() + delay) },
     );
-    return;
-  }
-  await finish(ctx, operation, item, { ok: false, error: failure(err) });
+  });
 }
 
 function finish(ctx: ExecutionContext, operation: Operation | undefined, item: sql.ClaimedItem, outcome: Outcome) {

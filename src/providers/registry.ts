@@ -25,15 +25,24 @@ export interface PickedRoute {
 
 /** Which vendors are configured, and the route each item takes. Built once at start. */
 export interface ProviderRegistry {
-  /** The first of `routes` whose provider is configured and whose mapping it has; undefined: the simulator serves. */
-  pick(routes: readonly ModelRoute[]): PickedRoute | undefined;
+  /**
+   * The routes of `routes` whose provider is configured and whose mapping it has, in order; none:
+   * the simulator serves.
+   */
+  candidates(routes: readonly ModelRoute[]): PickedRoute[];
   /** A configured provider by id (for its webhooks). */
   get(id: string): Provider | undefined;
   /** The ids of the configured providers. */
   configured(): string[];
   /** The origins a provider's result URLs may come from without being public. */
   trustedOrigins(id: string): string[];
+  /** The configured secrets (vendor keys), to be kept out of anything recorded. */
+  secrets(): string[];
 }
+
+/** A route's key in route health and an item's skipped routes. */
+export const routeKey = (route: { provider: string; endpoint: string }): string =>
+  `${route.provider} ${route.endpoint}`;
 
 /**
  * Builds the registry from the configuration: a vendor is configured when its key is set (and
@@ -56,16 +65,18 @@ export function createProviderRegistry(config: Config['providers'], fetch: Fetch
     });
   }
   return {
-    pick(routes) {
+    candidates(routes) {
+      const picked: PickedRoute[] = [];
       for (const route of routes) {
         const entry = registered.get(route.provider);
         const map = route.mapping ? entry?.mappings[route.mapping] : undefined;
-        if (entry && map) return { route, provider: entry.provider, map, trustedOrigins: entry.trustedOrigins };
+        if (entry && map) picked.push({ route, provider: entry.provider, map, trustedOrigins: entry.trustedOrigins });
       }
-      return undefined;
+      return picked;
     },
     get: (id) => registered.get(id)?.provider,
     configured: () => [...registered.keys()],
     trustedOrigins: (id) => registered.get(id)?.trustedOrigins ?? [],
+    secrets: () => (config.mode === 'auto' && config.fal.key ? [config.fal.key] : []),
   };
 }

@@ -2,7 +2,8 @@
 // result/cancel, File objects, 422 `detail[]`, `X-Fal-Error-Type`, user-timeout 504s, and
 // webhooks signed with Ed25519 over `request_id\nuser_id\ntimestamp\nhex(sha256(body))` with
 // the public key at /.well-known/jwks.json). Tests pick a behaviour with a tag in the prompt:
-// [fal:422] [fal:429] [fal:500] [fal:malformed] [fal:error] [fal:504-user] [fal:content-policy].
+// [fal:422] [fal:429] [fal:500] [fal:malformed] [fal:error] [fal:504-user] [fal:content-policy]
+// [fal:echo-key]; `outage(endpoint)` makes one endpoint answer 503.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +39,8 @@ export interface FakeFal {
   signWebhook(requestId: string, body: string, at?: number, key?: KeyObject): Record<string, string>;
   /** Replaces the published signing key (the old one no longer verifies). */
   rotateKey(): void;
+  /** Makes every submit to `endpoint` answer 503 (no runner), or serve again with `false`. */
+  outage(endpoint: string, down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const jobs = new Map<string, Job>();
   const submissions: FakeFalSubmission[] = [];
   const cancels: string[] = [];
+  const down = new Set<string>();
   let base = '';
 
   const signWebhook = (
@@ -164,9 +168,22 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       const endpoint = segments.join('/');
       const webhookUrl = url.searchParams.get('fal_webhook') ?? undefined;
       submissions.push({ endpoint, input, headers: req.headers, webhookUrl });
+      if (down.has(endpoint)) {
+        json(
+          res,
+          503,
+          { detail: 'No runner available', error_type: 'runner_scheduling_failure' },
+          { 'x-fal-error-type': 'runner_scheduling_failure' },
+        );
+        return;
+      }
       switch (tagOf(input)) {
         case '422':
           json(res, 422, { detail: [{ loc: ['body', 'image_size'], msg: 'unexpected value', type: 'value_error' }] });
+          return;
+        case 'echo-key':
+          // A vendor that quotes the credentials it was sent back in its error.
+          json(res, 422, { detail: `input refused for ${req.headers.authorization}` });
           return;
         case 'content-policy':
           json(res, 422, { detail: 'The prompt was flagged', error_type: 'content_policy_violation' });
@@ -227,6 +244,10 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     signWebhook: (requestId, body, at, signer) => signWebhook(requestId, body, at, signer),
     rotateKey: () => {
       pair = generateKeyPairSync('ed25519');
+    },
+    outage: (endpoint, isDown) => {
+      if (isDown) down.add(endpoint);
+      else down.delete(endpoint);
     },
     close: async () => {
       server.closeAllConnections();

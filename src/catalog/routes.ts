@@ -1,0 +1,25 @@
+// Every catalog model with the routes that may serve it, across the image and media catalogs:
+// what the operator's view of the providers (GET /admin/v1/providers) is built from.
+import type { MediaCatalog } from './media-models.ts';
+import type { ModelCatalog, ModelRoute } from './models.ts';
+
+export interface ModelRoutes {
+  /** The catalog the model is in (image, edit, face, video, music, ...): ids repeat across them. */
+  kind: string;
+  model: string;
+  routes: readonly ModelRoute[];
+}
+
+/** Every model of both catalogs with its routes in order of preference. */
+export function catalogRoutes(catalog: ModelCatalog, media: MediaCatalog): ModelRoutes[] {
+  const out: ModelRoutes[] = [];
+  for (const kind of ['image', 'edit', 'face'] as const) {
+    for (const model of catalog[kind]) out.push({ kind, model: model.id, routes: model.routes });
+  }
+  for (const [kind, list] of Object.entries(media)) {
+    for (const entry of list as Array<{ id: string; route?: ModelRoute }>) {
+      if (entry.route) out.push({ kind, model: entry.id, routes: [entry.route] });
+    }
+  }
+  return out;
+}

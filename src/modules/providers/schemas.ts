@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { Timestamp } from '../../lib/schemas.ts';
+
+export const ProviderRoute = Type.Object({
+  kind: Type.String({ description: 'The catalog the model is in (image, edit, face, video, music, ...)' }),
+  model: Type.String(),
+  endpoint: Type.String({ description: "The vendor's endpoint (model id, path) this route sends to" }),
+  position: Type.Integer({ minimum: 0, description: "The route's place in the model's routes (0 is tried first)" }),
+  cooling_until: Type.Union([Timestamp, Type.Null()], {
+    description: 'Set while the circuit breaker keeps this route out of use',
+  }),
+});
+
+export const ProviderSummary = Type.Object(
+  {
+    id: Type.String({ examples: ['fal'] }),
+    configured: Type.Boolean({ description: 'Whether its key is set (the simulator always is)' }),
+    success_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description: 'Completed attempts over finished attempts in the last 24 hours; null without attempts',
+    }),
+    routes: Type.Array(ProviderRoute, {
+      description:
+        'The models this provider has a route for (for the simulator: the models it serves now, those with no configured route)',
+    }),
+  },
+  { $id: 'ProviderSummary', title: 'ProviderSummary' },
+);
+
+export const Attempt = Type.Object(
+  {
+    item_id: Type.String(),
+    provider: Type.String(),
+    endpoint: Type.String(),
+    vendor_request_id: Type.Union([Type.String(), Type.Null()]),
+    started_at: Timestamp,
+    finished_at: Type.Union([Timestamp, Type.Null()]),
+    outcome: Type.Union([Type.Enum(['completed', 'failed', 'submit_failed', 'unknown']), Type.Null()], {
+      description: 'null while the attempt runs',
+    }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    error_kind: Type.Union([Type.String(), Type.Null()], {
+      description: 'The failure kind (invalid_input, unavailable, ...)',
+    }),
+    cost: Type.Union([Type.Number(), Type.Null()], { description: 'What the vendor said the work cost, when it said' }),
+  },
+  { $id: 'ProviderAttempt', title: 'ProviderAttempt' },
+);
+
+export const GenerationParams = Type.Object({ generation_id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,0 +1,72 @@
+// The operator's view of the providers: which are configured, how they fare, which models each
+// serves and which routes are cooling down; and every vendor attempt of a generation.
+import type { Static } from 'typebox';
+import type { Deps } from '../../app-types.ts';
+import { catalogRoutes } from '../../catalog/routes.ts';
+import { selectCoolingRoutes } from '../../engine/sql.ts';
+import { AppError } from '../../lib/errors.ts';
+import { routeKey } from '../../providers/registry.ts';
+import type { Attempt, ProviderSummary } from './schemas.ts';
+import * as sql from './sql.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SIMULATOR = 'simulator';
+
+/** Every provider the catalog names (and the simulator), with its routes and health. */
+export async function listProviders(
+  deps: Pick<Deps, 'pool' | 'catalog' | 'media' | 'providers'>,
+): Promise<Static<typeof ProviderSummary>[]> {
+  const [counts, cooling] = await Promise.all([
+    sql.selectAttemptCounts(deps.pool, new Date(Date.now() - DAY_MS)),
+    selectCoolingRoutes(deps.pool),
+  ]);
+  const configured = new Set(deps.providers.configured());
+  const byProvider = new Map<string, Static<typeof ProviderSummary>['routes']>();
+  const routesOf = (id: string) => {
+    let list = byProvider.get(id);
+    if (!list) {
+      list = [];
+      byProvider.set(id, list);
+    }
+    return list;
+  };
+  routesOf(SIMULATOR);
+  for (const id of configured) routesOf(id);
+  for (const { kind, model, routes } of catalogRoutes(deps.catalog, deps.media)) {
+    routes.forEach((route, position) => {
+      routesOf(route.provider).push({
+        kind,
+        model,
+        endpoint: route.endpoint,
+        position,
+        cooling_until: cooling.get(routeKey(route))?.toISOString() ?? null,
+      });
+    });
+    // The simulator serves what no configured route does.
+    if (deps.providers.candidates(routes).length === 0) {
+      routesOf(SIMULATOR).push({ kind, model, endpoint: kind, position: routes.length, cooling_until: null });
+    }
+  }
+  return [...byProvider.entries()]
+    .sort(([a], [b]) => (a === SIMULATOR ? 1 : b === SIMULATOR ? -1 : a.localeCompare(b)))
+    .map(([id, routes]) => {
+      const count = counts.get(id);
+      return {
+        id,
+        configured: id === SIMULATOR || configured.has(id),
+        success_rate: count && count.finished > 0 ? count.completed / count.finished : null,
+        routes,
+      };
+    });
+}
+
+/** Every vendor attempt of a generation's items, oldest first. */
+export async function listAttempts(deps: Pick<Deps, 'pool'>, generationId: string): Promise<Static<typeof Attempt>[]> {
+  const rows = await sql.selectAttempts(deps.pool, generationId);
+  if (!rows) throw new AppError('not_found', `Generation ${generationId} not found`);
+  return rows.map((r) => ({
+    ...r,
+    started_at: r.started_at.toISOString(),
+    finished_at: r.finished_at?.toISOString() ?? null,
+  }));
+}
