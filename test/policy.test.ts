@@ -1,0 +1,60 @@
+// The failure policy's decisions, case by case (the end-to-end behaviour is in
+// vendor-failover.test.ts and vendor-fal.test.ts).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decide, type FailureSituation, isRefusalKind, redact } from '../src/providers/policy.ts';
+import { ProviderError, type ProviderErrorKind } from '../src/providers/types.ts';
+
+const base: FailureSituation = {
+  accepted: false,
+  routeFailures: 0,
+  maxAttempts: 3,
+  alternative: true,
+  routeCooling: false,
+  mayRetry: true,
+};
+const error = (kind: ProviderErrorKind, retryable: boolean, retryAfterMs?: number) =>
+  new ProviderError(kind, retryable, { kind, retryAfterMs });
+
+test('refusals, cancellations and synchronous requests end the item at once', () => {
+  for (const kind of ['invalid_input', 'content_policy', 'canceled'] as const) {
+    assert.deepEqual(decide(error(kind, false), base), { action: 'fail' }, kind);
+    assert.deepEqual(decide(error(kind, true), base), { action: 'fail' }, `${kind}, even if retryable`);
+  }
+  assert.deepEqual(decide(error('unavailable', true), { ...base, mayRetry: false }), { action: 'fail' });
+});
+
+test('a retryable failure is retried on its route after Retry-After while attempts remain, then fails over', () => {
+  assert.deepEqual(decide(error('rate_limited', true, 2000), base), { action: 'retry', delayMs: 2000 });
+  assert.deepEqual(decide(error('unavailable', true), { ...base, routeFailures: 1 }), { action: 'retry', delayMs: 0 });
+  assert.deepEqual(decide(error('unavailable', true), { ...base, routeFailures: 2 }), { action: 'failover' });
+  assert.deepEqual(decide(error('unavailable', true), { ...base, routeFailures: 2, alternative: false }), {
+    action: 'fail',
+  });
+});
+
+test('a cooling route or a failure that will not pass there moves on at once', () => {
+  assert.deepEqual(decide(error('unavailable', true), { ...base, routeCooling: true }), { action: 'failover' });
+  assert.deepEqual(decide(error('auth', false), base), { action: 'failover' });
+  assert.deepEqual(decide(error('quota', false), base), { action: 'failover' });
+  assert.deepEqual(decide(error('auth', false), { ...base, alternative: false }), { action: 'fail' });
+  assert.deepEqual(decide(error('internal', false), base), { action: 'fail' }, 'internal does not fail over');
+});
+
+test('once a vendor accepted the job only an infrastructure failure moves it elsewhere', () => {
+  const accepted = { ...base, accepted: true, routeFailures: 2 };
+  assert.deepEqual(decide(error('unavailable', true), accepted), { action: 'failover' });
+  assert.deepEqual(decide(error('timeout', true), accepted), { action: 'fail' });
+  assert.deepEqual(decide(error('rate_limited', true), accepted), { action: 'fail' });
+  assert.deepEqual(decide(error('timeout', true), { ...accepted, routeFailures: 0 }), { action: 'retry', delayMs: 0 });
+});
+
+test('refusal kinds and redaction', () => {
+  assert.ok(isRefusalKind('invalid_input') && isRefusalKind('content_policy'));
+  assert.ok(!isRefusalKind('unavailable') && !isRefusalKind(null) && !isRefusalKind(undefined));
+  assert.equal(
+    redact('Key abc123secret refused; abc123secret again', ['abc123secret']),
+    'Key [redacted] refused; [redacted] again',
+  );
+  assert.equal(redact('nothing here', ['abc123secret', '']), 'nothing here');
+});
