@@ -14,7 +14,9 @@ create table route_health (
 -- An item that moved to another route remembers the routes it left ('provider endpoint'), and
 -- counts failures on its current route apart from all its provider failures (`failures`).
 -- error_kind: the ProviderError kind of a FAILED item's last failure, when a provider said it.
+-- vendor_accepted_at: when the vendor accepted the job it runs now (polls back off with its age).
 alter table generation_items
+  add column vendor_accepted_at timestamptz,
   add column skipped_routes text[] not null default '{}',
   add column route_failures integer not null default 0,
   add column error_kind text;

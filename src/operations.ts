@@ -47,6 +47,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     signal,
     itemPolicy: deps.config.items,
     providers: deps.providers,
+    poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
     vendorWebhookUrl: (providerId) =>
       vendorsCanReach(deps.config.publicBaseUrl, deps.config.allowPrivateUrls)

@@ -2,6 +2,7 @@
 // vendor-failover.test.ts and vendor-fal.test.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { nextPollDelay } from '../src/engine/vendor.ts';
 import { decide, type FailureSituation, isRefusalKind, redact } from '../src/providers/policy.ts';
 import { ProviderError, type ProviderErrorKind } from '../src/providers/types.ts';
 
@@ -57,4 +58,15 @@ test('refusal kinds and redaction', () => {
     'Key [redacted] refused; [redacted] again',
   );
   assert.equal(redact('nothing here', ['abc123secret', '']), 'nothing here');
+});
+
+test('polls back off with the job’s age, within the settings', () => {
+  const poll = { minMs: 1000, maxMs: 60_000 };
+  const now = Date.parse('2026-01-01T00:10:00Z');
+  const acceptedAgo = (ms: number) => new Date(now - ms);
+  assert.equal(nextPollDelay(500, acceptedAgo(2000), poll, now), 1000, 'never sooner than the minimum');
+  assert.equal(nextPollDelay(2000, acceptedAgo(2000), poll, now), 2000, 'the vendor’s suggestion');
+  assert.equal(nextPollDelay(1000, acceptedAgo(100_000), poll, now), 10_000, 'a tenth of the age');
+  assert.equal(nextPollDelay(1000, acceptedAgo(3_600_000), poll, now), 60_000, 'never later than the maximum');
+  assert.equal(nextPollDelay(1000, null, poll, now), 1000);
 });

@@ -230,6 +230,8 @@ export interface ClaimedItem {
   vendor_endpoint: string | null;
   vendor_state: 'submitting' | 'accepted' | null;
   vendor_handle: Record<string, string | number | null> | null;
+  /** When the vendor accepted the job it runs now. */
+  vendor_accepted_at: Date | null;
   /** Routes ('provider endpoint') the item moved away from (failover). */
   skipped_routes: string[];
   /** Provider failures on the route it is on now. */
@@ -252,7 +254,8 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
          lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
        returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
-                 provider, vendor_endpoint, vendor_state, vendor_handle, skipped_routes, route_failures
+                 provider, vendor_endpoint, vendor_state, vendor_handle, vendor_accepted_at, skipped_routes,
+                 route_failures
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -269,8 +272,8 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
 export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
-            i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.skipped_routes,
-            i.route_failures, g.team_id, g.workspace_id, g.operation, g.input as generation_input
+            i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
+            i.skipped_routes, i.route_failures, g.team_id, g.workspace_id, g.operation, g.input as generation_input
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],
@@ -563,7 +566,7 @@ export async function markAccepted(
   const { rowCount } = await db.query(
     `with item as (
        update generation_items set vendor_state = 'accepted', vendor_handle = $2::jsonb, vendor_request_id = $3::text,
-         lease_expires_at = null, updated_at = now()
+         vendor_accepted_at = now(), lease_expires_at = null, updated_at = now()
        where id = $1::text and status = 'PROCESSING' and vendor_state = 'submitting'
        returning id
      )

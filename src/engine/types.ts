@@ -56,6 +56,8 @@ export interface ExecutionContext {
   itemPolicy: ItemPolicy;
   /** The configured vendors and the route each item takes. */
   providers: ProviderRegistry;
+  /** How often vendor jobs are polled: at least `minMs` apart, at most `maxMs`. */
+  poll: { minMs: number; maxMs: number };
   /** The circuit breaker: failures in a row that cool a route, and for how long. */
   routeCooldown: { after: number; seconds: number };
   /** Where a vendor posts its webhooks, when it can reach us; undefined: poll only. */

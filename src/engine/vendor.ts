@@ -15,8 +15,25 @@ import type { ExecutionContext, Operation, VendorWork } from './types.ts';
 
 /** Attempts of one poll job (network errors on the way to the vendor are retried by the queue). */
 export const VENDOR_POLL_MAX_ATTEMPTS = 25;
-// The longest pause between two polls, whatever the vendor suggests.
-const MAX_POLL_DELAY_MS = 60_000;
+// The longest pause between two polls, whatever the vendor suggests or the settings say.
+const MAX_POLL_DELAY_MS = 10 * 60_000;
+// Polls back off with the job's age: the next comes after this share of the time it has run.
+const POLL_BACKOFF_SHARE = 0.1;
+
+/**
+ * When to poll a vendor job next: what the vendor suggests, but never sooner than the settings'
+ * minimum or a tenth of the job's age (so a long job is asked about less and less often), and
+ * never later than their maximum.
+ */
+export function nextPollDelay(
+  suggestedMs: number,
+  acceptedAt: Date | null,
+  poll: { minMs: number; maxMs: number },
+  now = Date.now(),
+): number {
+  const age = acceptedAt ? Math.max(0, now - acceptedAt.getTime()) : 0;
+  return Math.min(poll.maxMs, Math.max(suggestedMs, poll.minMs, age * POLL_BACKOFF_SHARE));
+}
 // A vendor's result file: its size cap and how long copying it may take.
 const RESULT_MAX_BYTES = 4 * 1024 * 1024 * 1024;
 const RESULT_COPY_TIMEOUT_MS = 30 * 60_000;
@@ -139,7 +156,7 @@ export async function submitToVendor(
   }
   await withTransaction(ctx.pool, async (client) => {
     if (await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId)) {
-      await queuePoll(client, item.id, 1000);
+      await queuePoll(client, item.id, ctx.poll.minMs);
     }
   });
 }
@@ -166,7 +183,7 @@ export async function pollVendor(
   if (result.kind === 'pending') {
     await withTransaction(ctx.pool, async (client) => {
       await sql.updateVendorProgress(client, item.id, result.progress ?? null, result.queuePosition ?? null);
-      await queuePoll(client, item.id, result.pollAfterMs);
+      await queuePoll(client, item.id, nextPollDelay(result.pollAfterMs, item.vendor_accepted_at, ctx.poll));
     });
     return;
   }
