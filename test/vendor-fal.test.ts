@@ -80,6 +80,39 @@ describe('images through fal.ai, finished by its webhooks', () => {
     assert.ok(rows.every((r) => r.provider === 'fal' && r.outcome === 'completed' && r.vendor_request_id));
   });
 
+  test('images/edit sends the image to edit to the model’s fal endpoint', async () => {
+    const source = `${fal.url}/files/source.png`;
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/edit', {
+      token: team.key,
+      body: { image_url: source, prompt: 'give it a red scarf', model: 'flux-kontext-pro' },
+    });
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    const sent = fal.submissions.filter((s) => s.input.prompt === 'give it a red scarf');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]?.endpoint, 'fal-ai/flux-pro/kontext');
+    assert.equal(sent[0]?.input.image_url, source);
+    assert.ok(done.items[0]?.url?.startsWith(`${server.url}/media/`));
+  });
+
+  test('images/generate-face sends each item to its model’s fal endpoint, traits in the prompt', async () => {
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate-face', {
+      token: team.key,
+      body: { prompt: 'studio portrait', seed: 3, gender: 'female', hair_color: 'red', batch: 3 },
+    });
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    const sent = fal.submissions.filter((s) => String(s.input.prompt).startsWith('studio portrait'));
+    assert.ok(sent.length >= 1, 'face models with a fal route went to fal');
+    for (const s of sent) {
+      assert.match(String(s.input.prompt), /red/);
+      assert.ok(!('loras' in s.input));
+    }
+    assert.equal(new Set(sent.map((s) => s.endpoint)).size, sent.length, 'a different model for each item');
+  });
+
   test('a model whose routes fal cannot serve yet stays on the simulator', async () => {
     const count = fal.submissions.length;
     const created = await generate(server, team, { prompt: 'simulated', model: 'flux-1-pro' });

@@ -31,6 +31,18 @@ const Route = Type.Object({
         "How the request becomes this endpoint's input (see the provider's mappings); a route without one is not served yet",
     }),
   ),
+  image_endpoint: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: 'The endpoint used instead when the request brings images to start from',
+    }),
+  ),
+  image_mapping: Type.Optional(Type.String({ minLength: 1, description: "The mapping of image_endpoint's input" })),
+  params: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      description: 'Fixed input fields this route sends (e.g. the base model of a generic endpoint)',
+    }),
+  ),
 });
 
 /** One way a vendor serves a model: the provider, its endpoint and the input mapping for it. */

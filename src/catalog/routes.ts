@@ -1,7 +1,13 @@
 // Every catalog model with the routes that may serve it, across the image and media catalogs:
 // what the operator's view of the providers (GET /admin/v1/providers) is built from.
+import { readFileSync } from 'node:fs';
 import type { MediaCatalog } from './media-models.ts';
 import type { ModelCatalog, ModelRoute } from './models.ts';
+
+/** The in-house influencer model and the routes that may serve its images. */
+export const INFLUENCER_MODEL_ROUTES: { id: string; routes: ModelRoute[] } = JSON.parse(
+  readFileSync(new URL('./models/influencer-model.json', import.meta.url), 'utf8'),
+);
 
 export interface ModelRoutes {
   /** The catalog the model is in (image, edit, face, video, music, ...): ids repeat across them. */
@@ -16,6 +22,7 @@ export function catalogRoutes(catalog: ModelCatalog, media: MediaCatalog): Model
   for (const kind of ['image', 'edit', 'face'] as const) {
     for (const model of catalog[kind]) out.push({ kind, model: model.id, routes: model.routes });
   }
+  out.push({ kind: 'influencer', model: INFLUENCER_MODEL_ROUTES.id, routes: INFLUENCER_MODEL_ROUTES.routes });
   for (const [kind, list] of Object.entries(media)) {
     for (const entry of list as Array<{ id: string; route?: ModelRoute }>) {
       if (entry.route) out.push({ kind, model: entry.id, routes: [entry.route] });

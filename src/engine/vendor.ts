@@ -195,7 +195,7 @@ export async function pollVendor(
       errorKind: result.error.kind,
     });
     await sql.clearVendorState(ctx.pool, item.id);
-    const candidates = ctx.providers.candidates(work.routes);
+    const candidates = ctx.providers.candidates(work.routes, { images: work.request.references.length > 0 });
     await failOrRetry(ctx, operation, item, route, candidates, result.error, { accepted: true, mayRetry: true });
     return;
   }

@@ -29,7 +29,7 @@ export interface ProviderRegistry {
    * The routes of `routes` whose provider is configured and whose mapping it has, in order; none:
    * the simulator serves.
    */
-  candidates(routes: readonly ModelRoute[]): PickedRoute[];
+  candidates(routes: readonly ModelRoute[], options?: { images: boolean }): PickedRoute[];
   /** A configured provider by id (for its webhooks). */
   get(id: string): Provider | undefined;
   /** The ids of the configured providers. */
@@ -65,12 +65,20 @@ export function createProviderRegistry(config: Config['providers'], fetch: Fetch
     });
   }
   return {
-    candidates(routes) {
+    candidates(routes, options) {
       const picked: PickedRoute[] = [];
-      for (const route of routes) {
-        const entry = registered.get(route.provider);
-        const map = route.mapping ? entry?.mappings[route.mapping] : undefined;
-        if (entry && map) picked.push({ route, provider: entry.provider, map, trustedOrigins: entry.trustedOrigins });
+      for (const given of routes) {
+        const entry = registered.get(given.provider);
+        // A request that brings images goes to the route's image endpoint when it has one.
+        const route =
+          options?.images && given.image_endpoint && given.image_mapping
+            ? { ...given, endpoint: given.image_endpoint, mapping: given.image_mapping }
+            : given;
+        const mapping = route.mapping ? entry?.mappings[route.mapping] : undefined;
+        if (!entry || !mapping) continue;
+        const params = route.params ?? {};
+        const map: Mapping = (request) => ({ ...mapping(request), ...params });
+        picked.push({ route, provider: entry.provider, map, trustedOrigins: entry.trustedOrigins });
       }
       return picked;
     },

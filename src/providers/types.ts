@@ -95,8 +95,10 @@ export type VendorHandle = Record<string, string | number | null>;
 export interface ImageRequest {
   prompt: string;
   negativePrompt: string | null;
-  width: number;
-  height: number;
+  /** The size asked for; null: the vendor decides (an edit keeps its image's proportions). */
+  size: { width: number; height: number } | null;
+  /** The aspect ratio asked for ('16:9'), for vendors that take a ratio instead of a size. */
+  aspectRatio: string;
   steps: number;
   seed: number;
   /** Reference images (image-to-image), as URLs the vendor can fetch. */

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import type { ExecutableItem, ExecutionContext, Executor, Operation, VendorWork } from '../../engine/types.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
 import { dimensionsFor, renderImage } from '../../providers/simulator/images.ts';
@@ -93,17 +94,20 @@ const face: Executor = async (ctx, item) => {
   });
 };
 
-/** images/generate for a vendor: the model's routes and the request in our own terms. */
+/** images/generate for a vendor (influencer images too): the model's routes and the request in our own terms. */
 const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
   const req = item.request as unknown as GenerateInput;
-  const { width, height } = dimensionsFor(req.aspect_ratio);
+  const routes =
+    item.model === INFLUENCER_MODEL_ROUTES.id
+      ? INFLUENCER_MODEL_ROUTES.routes
+      : (ctx.catalog.find('image', item.model ?? '')?.routes ?? []);
   return {
-    routes: ctx.catalog.find('image', item.model ?? '')?.routes ?? [],
+    routes,
     request: {
       prompt: req.prompt,
       negativePrompt: req.negative_prompt,
-      width,
-      height,
+      size: dimensionsFor(req.aspect_ratio),
+      aspectRatio: req.aspect_ratio,
       steps: req.steps,
       seed: seedOf(item),
       references: req.references,
@@ -113,9 +117,48 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorW
   };
 };
 
+/** images/edit for a vendor: the images to edit as references; the size when the model takes one. */
+const editForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
+  const req = item.request as unknown as EditInput;
+  const size = req.size;
+  return {
+    routes: ctx.catalog.find('edit', item.model ?? '')?.routes ?? [],
+    request: {
+      prompt: req.prompt,
+      negativePrompt: null,
+      size,
+      aspectRatio: size ? `${size.width}:${size.height}` : '1:1',
+      steps: 28,
+      seed: seedOf(item),
+      references: req.references,
+      lora: null,
+    },
+    expects: 'image',
+  };
+};
+
+/** images/generate-face for a vendor: a square portrait, the traits in the prompt. */
+const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
+  const req = item.request as unknown as FaceInput;
+  return {
+    routes: ctx.catalog.find('face', item.model ?? '')?.routes ?? [],
+    request: {
+      prompt: [req.prompt, ...req.traits].join(', '),
+      negativePrompt: req.negative_prompt,
+      size: dimensionsFor('1:1'),
+      aspectRatio: '1:1',
+      steps: 28,
+      seed: seedOf(item),
+      references: [],
+      lora: null,
+    },
+    expects: 'image',
+  };
+};
+
 /** The image operations. */
 export const imageOperations: Record<string, Operation> = {
   'image.generate': { execute: generate, vendor: generateForVendor },
-  'image.edit': { execute: edit },
-  'image.face': { execute: face },
+  'image.edit': { execute: edit, vendor: editForVendor },
+  'image.face': { execute: face, vendor: faceForVendor },
 };
