@@ -113,6 +113,39 @@ describe('images through fal.ai, finished by its webhooks', () => {
     assert.equal(new Set(sent.map((s) => s.endpoint)).size, sent.length, 'a different model for each item');
   });
 
+  test('influencer images compose the influencer’s face and the references at fal', async () => {
+    const created = await call<{ influencer_id: string }>(server, 'POST', '/api/v1/influencers/create', {
+      token: team.key,
+      body: { image_urls: [`${fal.url}/files/face.png`] },
+    });
+    assert.equal(created.status, 200, created.text);
+    let face = '';
+    for (const deadline = Date.now() + 30_000; !face; ) {
+      const list = await call<Array<{ id: string; face_image: string; ready_for_generation: boolean }>>(
+        server,
+        'GET',
+        '/api/v1/influencers',
+        { token: team.key },
+      );
+      const found = list.body.find((i) => i.id === created.body.influencer_id);
+      if (found?.ready_for_generation) face = found.face_image;
+      else if (Date.now() > deadline) throw new Error('the influencer never became ready');
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    const outfit = `${fal.url}/files/outfit.png`;
+    const generated = await call<{ generation_id: string }>(server, 'POST', '/api/v1/influencers/generate', {
+      token: team.key,
+      body: { influencer_id: created.body.influencer_id, prompt: 'at the harbour', outfit_image: outfit },
+    });
+    assert.equal(generated.status, 200, generated.text);
+    const done = await waitForGeneration(server, team.key, generated.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    const sent = fal.submissions.filter((s) => s.input.prompt === 'at the harbour');
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]?.endpoint, 'fal-ai/flux-pro/kontext/multi');
+    assert.deepEqual(sent[0]?.input.image_urls, [face, outfit], 'the face first, then the references');
+  });
+
   test('a model whose routes fal cannot serve yet stays on the simulator', async () => {
     const count = fal.submissions.length;
     const created = await generate(server, team, { prompt: 'simulated', model: 'flux-1-pro' });
