@@ -3,7 +3,8 @@
 // webhooks signed with Ed25519 over `request_id\nuser_id\ntimestamp\nhex(sha256(body))` with
 // the public key at /.well-known/jwks.json). Tests pick a behaviour with a tag in the prompt:
 // [fal:422] [fal:429] [fal:500] [fal:malformed] [fal:error] [fal:504-user] [fal:content-policy]
-// [fal:echo-key]; `outage(endpoint)` makes one endpoint answer 503.
+// [fal:echo-key] [fal:private-url] (the result file on another loopback server) [fal:wrong-type]
+// (an HTML result); `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,13 @@ interface Job {
   canceled: boolean;
   /** Set when its webhook was sent: from then on the job says COMPLETED. */
   finished: boolean;
+  webhookUrl: string | undefined;
+}
+
+export interface SentWebhook {
+  requestId: string;
+  body: string;
+  headers: Record<string, string>;
 }
 
 export interface FakeFal {
@@ -41,6 +49,14 @@ export interface FakeFal {
   rotateKey(): void;
   /** Makes every submit to `endpoint` answer 503 (no runner), or serve again with `false`. */
   outage(endpoint: string, down: boolean): void;
+  /** While holding, accepted jobs stay IN_PROGRESS and send no webhook until `release()`. */
+  hold(on: boolean): void;
+  /** Finishes every held job (and sends its webhook); resolves once the webhooks were answered. */
+  release(): Promise<void>;
+  /** Jobs accepted and held now. */
+  held(): number;
+  /** Every webhook the fake sent, in order. */
+  webhooks: SentWebhook[];
   close(): Promise<void>;
 }
 
@@ -76,7 +92,16 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const submissions: FakeFalSubmission[] = [];
   const cancels: string[] = [];
   const down = new Set<string>();
+  const held = new Set<string>();
+  const webhooks: SentWebhook[] = [];
+  let holding = false;
   let base = '';
+  // Another loopback origin, not fal's: where [fal:private-url] results live.
+  const elsewhere = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) }).end(png);
+  });
+  await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+  const elsewhereBase = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
 
   const signWebhook = (
     requestId: string,
@@ -98,7 +123,10 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const result = (job: Job) => ({
     images: [
       {
-        url: `${base}/files/${job.id}.png`,
+        url:
+          tagOf(job.input) === 'private-url'
+            ? `${elsewhereBase}/files/${job.id}.png`
+            : `${base}/files/${job.id}.${tagOf(job.input) === 'wrong-type' ? 'html' : 'png'}`,
         content_type: 'image/png',
         file_name: `${job.id}.png`,
         width: 64,
@@ -117,6 +145,10 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       if (req.method === 'GET' && url.pathname === '/.well-known/jwks.json') {
         const jwk = pair.publicKey.export({ format: 'jwk' });
         json(res, 200, { keys: [{ ...jwk, kid: 'fake-1', use: 'sig', alg: 'EdDSA' }] });
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.html')) {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service page</body></html>');
         return;
       }
       if (req.method === 'GET' && segments[0] === 'files') {
@@ -142,7 +174,9 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         } else if (req.method === 'GET' && tail === 'status') {
           job.polls += 1;
           const links = { response_url: `${base}/${job.app}/requests/${job.id}` };
-          if (job.polls === 1 && !job.finished) json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
+          if (held.has(job.id)) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
+          else if (job.polls === 1 && !job.finished)
+            json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
           else if (job.polls === 2 && !job.finished) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
           else if (tagOf(job.input) === 'error')
             json(res, 200, { status: 'COMPLETED', error: 'CUDA out of memory', error_type: 'runner_error', ...links });
@@ -204,7 +238,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
           return;
       }
       const app = appOf(segments);
-      const job: Job = { id: randomUUID(), app, input, polls: 0, canceled: false, finished: false };
+      const job: Job = { id: randomUUID(), app, input, polls: 0, canceled: false, finished: false, webhookUrl };
       jobs.set(job.id, job);
       const links = `${base}/${app}/requests/${job.id}`;
       json(res, 200, {
@@ -216,22 +250,25 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         status_url: `${links}/status`,
         cancel_url: `${links}/cancel`,
       });
-      if (webhookUrl) {
-        setTimeout(() => {
-          job.finished = true;
-          const body = JSON.stringify({
-            request_id: job.id,
-            gateway_request_id: job.id,
-            status: 'OK',
-            payload: result(job),
-          });
-          fetch(webhookUrl, { method: 'POST', headers: signWebhook(job.id, body), body }).catch(() => undefined);
-        }, 20);
-      }
+      if (holding) held.add(job.id);
+      else if (webhookUrl) setTimeout(() => void finish(job), 20);
     })().catch((err: unknown) => {
       if (!res.headersSent) json(res, 500, { detail: String(err) });
     });
   });
+  /** Marks a job done and sends its webhook, when it asked for one. */
+  const finish = async (job: Job): Promise<void> => {
+    job.finished = true;
+    if (!job.webhookUrl) return;
+    const body = JSON.stringify({ request_id: job.id, gateway_request_id: job.id, status: 'OK', payload: result(job) });
+    const headers = signWebhook(job.id, body);
+    webhooks.push({ requestId: job.id, body, headers });
+    await fetch(job.webhookUrl, { method: 'POST', headers, body }).then(
+      (r) => r.arrayBuffer(),
+      () => undefined,
+    );
+  };
+
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -249,7 +286,21 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       if (isDown) down.add(endpoint);
       else down.delete(endpoint);
     },
+    hold: (on) => {
+      holding = on;
+    },
+    release: async () => {
+      const ids = [...held];
+      held.clear();
+      const pending = ids.map((id) => jobs.get(id)).filter((job): job is Job => job !== undefined);
+      // A few at a time, as a vendor's webhook senders would.
+      for (let i = 0; i < pending.length; i += 50) await Promise.all(pending.slice(i, i + 50).map(finish));
+    },
+    held: () => held.size,
+    webhooks,
     close: async () => {
+      elsewhere.closeAllConnections();
+      await new Promise((r) => elsewhere.close(r));
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     },
