@@ -38,6 +38,15 @@ export function nextPollDelay(
 const RESULT_MAX_BYTES = 4 * 1024 * 1024 * 1024;
 const RESULT_COPY_TIMEOUT_MS = 30 * 60_000;
 
+/**
+ * The least pause before polling a vendor job: polls are the safety net when the vendor was asked
+ * for a webhook (at most `maxMs` apart, so ten thousand jobs in flight do not keep a worker busy
+ * asking), and the way to the result otherwise (`minMs`).
+ */
+function firstPollDelay(ctx: ExecutionContext, providerId: string): number {
+  return ctx.vendorWebhookUrl(providerId) ? ctx.poll.maxMs : ctx.poll.minMs;
+}
+
 /** Queues a poll of an item's vendor job after `delayMs`, replacing one already waiting. */
 export async function queuePoll(db: Queryable, itemId: string, delayMs: number): Promise<void> {
   await sql.addJob(
@@ -156,7 +165,7 @@ export async function submitToVendor(
   }
   await withTransaction(ctx.pool, async (client) => {
     if (await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId)) {
-      await queuePoll(client, item.id, ctx.poll.minMs);
+      await queuePoll(client, item.id, firstPollDelay(ctx, provider.id));
     }
   });
 }
@@ -183,7 +192,12 @@ export async function pollVendor(
   if (result.kind === 'pending') {
     await withTransaction(ctx.pool, async (client) => {
       await sql.updateVendorProgress(client, item.id, result.progress ?? null, result.queuePosition ?? null);
-      await queuePoll(client, item.id, nextPollDelay(result.pollAfterMs, item.vendor_accepted_at, ctx.poll));
+      const floor = firstPollDelay(ctx, provider.id);
+      await queuePoll(
+        client,
+        item.id,
+        Math.max(floor, nextPollDelay(result.pollAfterMs, item.vendor_accepted_at, ctx.poll)),
+      );
     });
     return;
   }
