@@ -8,6 +8,7 @@
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 
 export interface FakeFalSubmission {
@@ -26,12 +27,16 @@ interface Job {
   /** Set when its webhook was sent: from then on the job says COMPLETED. */
   finished: boolean;
   webhookUrl: string | undefined;
+  submittedAt: number;
 }
 
 export interface SentWebhook {
   requestId: string;
   body: string;
   headers: Record<string, string>;
+  /** performance.now() when the submit arrived, and when this webhook was sent. */
+  submittedAt: number;
+  sentAt: number;
 }
 
 export interface FakeFal {
@@ -199,6 +204,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         json(res, 422, { detail: [{ loc: ['body'], msg: 'Invalid JSON', type: 'value_error.jsondecode' }] });
         return;
       }
+      const submittedAt = performance.now();
       const endpoint = segments.join('/');
       const webhookUrl = url.searchParams.get('fal_webhook') ?? undefined;
       submissions.push({ endpoint, input, headers: req.headers, webhookUrl });
@@ -238,7 +244,16 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
           return;
       }
       const app = appOf(segments);
-      const job: Job = { id: randomUUID(), app, input, polls: 0, canceled: false, finished: false, webhookUrl };
+      const job: Job = {
+        id: randomUUID(),
+        app,
+        input,
+        polls: 0,
+        canceled: false,
+        finished: false,
+        webhookUrl,
+        submittedAt,
+      };
       jobs.set(job.id, job);
       const links = `${base}/${app}/requests/${job.id}`;
       json(res, 200, {
@@ -262,7 +277,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     if (!job.webhookUrl) return;
     const body = JSON.stringify({ request_id: job.id, gateway_request_id: job.id, status: 'OK', payload: result(job) });
     const headers = signWebhook(job.id, body);
-    webhooks.push({ requestId: job.id, body, headers });
+    webhooks.push({ requestId: job.id, body, headers, submittedAt: job.submittedAt, sentAt: performance.now() });
     await fetch(job.webhookUrl, { method: 'POST', headers, body }).then(
       (r) => r.arrayBuffer(),
       () => undefined,
