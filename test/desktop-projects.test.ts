@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { runFfmpeg, withTempDir } from '../src/providers/simulator/ffmpeg.ts';
+import { runFfmpeg, withTempDir } from '../src/lib/ffmpeg.ts';
 import {
   assertAnsweredEarlyAndClosedCleanly,
   call,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { probeMedia } from '../src/providers/simulator/ffmpeg.ts';
+import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { call, sleep, type TestServer } from './helpers.ts';
 
 export interface StatusRecord {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { extractFrame, type ProbeResult, probeMedia, readOutput, runFfmpeg, withTempDir } from '../src/lib/ffmpeg.ts';
 import {
   type AudioFormat,
   decodeAudio,
@@ -13,14 +14,6 @@ import {
   planMusic,
   renderMusic,
 } from '../src/providers/simulator/audio.ts';
-import {
-  extractFrame,
-  type ProbeResult,
-  probeMedia,
-  readOutput,
-  runFfmpeg,
-  withTempDir,
-} from '../src/providers/simulator/ffmpeg.ts';
 import {
   concatVideos,
   renderVideo,

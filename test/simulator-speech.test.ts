@@ -4,17 +4,19 @@
 // Standalone (no database): node --test test/simulator-speech.test.ts
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { decodeAudio } from '../src/providers/simulator/audio.ts';
 import {
-  analyzeSpeech,
   PRESET_VOICES,
-  parseScript,
-  SPEECH_SAMPLE_RATE,
-  synthesizeSpeech,
   TTS_CONTENT_TYPES,
   TTS_EMOTIONS,
   TTS_FORMATS,
   type VoiceProfile,
+} from '../src/catalog/voices.ts';
+import { decodeAudio } from '../src/providers/simulator/audio.ts';
+import {
+  analyzeSpeech,
+  parseScript,
+  SPEECH_SAMPLE_RATE,
+  synthesizeSpeech,
   voiceFromDescription,
   voiceFromSample,
 } from '../src/providers/simulator/speech.ts';

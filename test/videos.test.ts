@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { extractFrame } from '../src/providers/simulator/ffmpeg.ts';
+import { extractFrame } from '../src/lib/ffmpeg.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, expectError, expectInvalid, fetchAndProbe, generateAndWait } from './media-helpers.ts';
 import { difference } from './pixel-helpers.ts';

@@ -1,6 +1,6 @@
 import type { Deps } from '../app-types.ts';
 import { invalidField } from '../lib/errors.ts';
-import { type ProbeResult, probeMedia } from '../providers/simulator/ffmpeg.ts';
+import { type ProbeResult, probeMedia } from '../lib/ffmpeg.ts';
 import { ProviderError } from '../providers/types.ts';
 import { createMediaFetcher } from './urls.ts';
 

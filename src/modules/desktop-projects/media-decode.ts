@@ -2,7 +2,7 @@
 // budget), audio and video with ffprobe and ffmpeg (the first video frame, the first seconds of
 // audio). A file the decoders refuse, or that breaks a limit, is a 422 media_rejected.
 import sharp, { type Metadata } from 'sharp';
-import { type ProbeResult, probeFile, runFfmpeg, tempInput, withTempDir } from '../../providers/simulator/ffmpeg.ts';
+import { type ProbeResult, probeFile, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError } from '../../providers/types.ts';
 import { type DeclaredMedia, FORMATS, MEDIA_LIMITS, type MediaFormat, mediaRejected } from './media-formats.ts';
 

@@ -1,7 +1,8 @@
+import { PRESET_VOICES, type VoiceProfile } from '../../catalog/voices.ts';
 import type { Executor, Operation } from '../../engine/types.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
 import { dimensionsFor, renderImage } from '../../providers/simulator/images.ts';
-import { PRESET_VOICES, synthesizeSpeech, type VoiceProfile } from '../../providers/simulator/speech.ts';
+import { synthesizeSpeech } from '../../providers/simulator/speech.ts';
 import { renderVideo, videoDimensions } from '../../providers/simulator/video.ts';
 import { setTrainingStatus } from './sql.ts';
 

@@ -1,11 +1,7 @@
+import type { TtsEmotion, TtsFormat, VoiceProfile } from '../../catalog/voices.ts';
 import type { Executor, Operation } from '../../engine/types.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
-import {
-  synthesizeSpeech,
-  type TtsEmotion,
-  type TtsFormat,
-  type VoiceProfile,
-} from '../../providers/simulator/speech.ts';
+import { synthesizeSpeech } from '../../providers/simulator/speech.ts';
 
 interface TtsInput {
   profile: VoiceProfile;

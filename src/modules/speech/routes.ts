@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { errorResponses, Timestamp } from '../../lib/schemas.ts';
-import { PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../../providers/simulator/speech.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
 import { selectVoicesOfTeam } from '../voices/sql.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';

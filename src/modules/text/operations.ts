@@ -1,7 +1,7 @@
 import type { Executor, Operation } from '../../engine/types.ts';
+import { tokenCredits } from '../../lib/tokens.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
 import { generateText } from '../../providers/simulator/text.ts';
-import { tokenCredits } from './routes.ts';
 
 interface TextInput {
   prompt: string;

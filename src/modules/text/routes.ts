@@ -4,7 +4,7 @@ import { defaultOf } from '../../catalog/media-models.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError } from '../../lib/errors.ts';
-import { countTokens } from '../../providers/simulator/text.ts';
+import { countTokens, tokenCredits } from '../../lib/tokens.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
 
 export const TextGenerateBody = Type.Object({
@@ -31,15 +31,6 @@ const TextGenerateResponse = Type.Object({
   }),
   credits_used: Type.Number({ description: 'Net charge after the unused part is refunded' }),
 });
-
-/** Credits for a token count at a per-1k price, rounded up, at least one credit a request. */
-export function tokenCredits(
-  promptTokens: number,
-  completionTokens: number,
-  price: { input_per_1k: number; output_per_1k: number },
-): number {
-  return Math.max(1, Math.ceil((promptTokens * price.input_per_1k + completionTokens * price.output_per_1k) / 1000));
-}
 
 export default async function textRoutes(app: App): Promise<void> {
   defineGenerationEndpoint(app, {

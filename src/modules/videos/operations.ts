@@ -1,14 +1,10 @@
+import { PRESET_VOICES, type TtsEmotion, type VoiceProfile } from '../../catalog/voices.ts';
 import type { ExecutableItem, Executor, Operation } from '../../engine/types.ts';
+import { probeMedia } from '../../lib/ffmpeg.ts';
 import { renderMusic } from '../../providers/simulator/audio.ts';
 import { simulateProviderCall } from '../../providers/simulator/common.ts';
-import { probeMedia } from '../../providers/simulator/ffmpeg.ts';
 import { renderImage } from '../../providers/simulator/images.ts';
-import {
-  PRESET_VOICES,
-  synthesizeSpeech,
-  type TtsEmotion,
-  type VoiceProfile,
-} from '../../providers/simulator/speech.ts';
+import { synthesizeSpeech } from '../../providers/simulator/speech.ts';
 import {
   concatVideos,
   renderVideo,

@@ -1,6 +1,6 @@
 import type { Deps } from '../../app-types.ts';
+import { PRESET_VOICES } from '../../catalog/voices.ts';
 import { notFound } from '../../lib/errors.ts';
-import { PRESET_VOICES } from '../../providers/simulator/speech.ts';
 import { selectVoice } from './sql.ts';
 
 /** The voice profile behind a voice id: a preset, or a voice of the team (404 otherwise). */

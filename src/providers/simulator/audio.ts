@@ -7,8 +7,9 @@
 // Everything is synthesized as Float32 PCM in JavaScript (table oscillators, per-note loops,
 // pre-rendered drum hits) in a few hundred milliseconds for a 60 s track; the master section
 // (delay, room, limiter) then streams slices to ffmpeg while it encodes the previous ones.
+
+import { F32_FORMAT, probeFile, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError, type ProviderFile } from '../types.ts';
-import { F32_FORMAT, probeFile, readOutput, runFfmpeg, tempInput, withTempDir } from './ffmpeg.ts';
 import { Rng } from './random.ts';
 
 /** Interleaved float PCM (-1..1). */

@@ -12,7 +12,8 @@
 //    PRNG seeded by SHA-256 of (prompt, system prompt, model, temperature, seed).
 //  - Token counts are real, from gpt-tokenizer's o200k_base encoding (GPT-4o and later).
 //    The answer is cut at `maxTokens` completion tokens (finishReason 'length').
-import { decode, encode, countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { countPromptTokens, ENCODE_OPTIONS } from '../../lib/tokens.ts';
 import { sha256 } from './random.ts';
 
 export interface TextGenerationRequest {
@@ -32,29 +33,6 @@ export interface TextGenerationResult {
 }
 
 /** Special-token strings (such as "<|endoftext|>") in user text are counted as ordinary text. */
-const ENCODE_OPTIONS = { disallowedSpecial: new Set<string>() };
-
-/** Real token count of `text` (o200k_base, the encoding of GPT-4o and later OpenAI models). */
-export function countTokens(text: string): number {
-  return o200kCount(text, ENCODE_OPTIONS);
-}
-
-/**
- * Chat-format overhead, as OpenAI counts it: every message is wrapped as
- * `<|im_start|>{role}<|im_sep|>{content}<|im_end|>` (3 tokens + 1 for the role), and the
- * reply is primed with `<|im_start|>assistant<|im_sep|>` (3 tokens). This matches
- * gpt-tokenizer's `encodeChat` for gpt-4o.
- */
-export const TOKENS_PER_MESSAGE = 4;
-export const TOKENS_PER_REPLY = 3;
-
-/** prompt_tokens for a system prompt (optional) and a user message. */
-export function countPromptTokens(prompt: string, systemPrompt?: string): number {
-  let total = TOKENS_PER_REPLY + TOKENS_PER_MESSAGE + countTokens(prompt);
-  if (systemPrompt) total += TOKENS_PER_MESSAGE + countTokens(systemPrompt);
-  return total;
-}
-
 // ---------------------------------------------------------------------------------------
 // Seeded choices.
 

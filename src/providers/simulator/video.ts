@@ -7,8 +7,6 @@
 // working size and scaled up by ffmpeg; the content is smooth, so nothing visible is lost, and
 // a 5 s 720p clip renders in a second or two.
 import sharp from 'sharp';
-import { ProviderError, type ProviderFile } from '../types.ts';
-import { decodeAudio } from './audio.ts';
 import {
   AAC_OUTPUT_ARGS,
   H264_OUTPUT_ARGS,
@@ -21,7 +19,9 @@ import {
   spawnFfmpeg,
   tempInput,
   withTempDir,
-} from './ffmpeg.ts';
+} from '../../lib/ffmpeg.ts';
+import { ProviderError, type ProviderFile } from '../types.ts';
+import { decodeAudio } from './audio.ts';
 import { renderImage } from './images.ts';
 import { Rng, sha256 } from './random.ts';
 

@@ -1,5 +1,5 @@
 // Spawn helpers around the ffmpeg and ffprobe binaries installed through npm, shared by the
-// simulator's video and audio renderers. Every run has a timeout; failures become
+// simulator's video and audio renderers and the media checks of the API. Every run has a timeout; failures become
 // ProviderErrors carrying the tail of ffmpeg's stderr. Inputs that need seeking (MP4 with the
 // index at the end) and outputs that are rewritten at the end (MP4 +faststart, MP3 Xing
 // header, FLAC STREAMINFO) go through a private temporary folder under os.tmpdir() that is
@@ -8,7 +8,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { endianness, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderError } from '../types.ts';
+import { ProviderError } from '../providers/types.ts';
 
 // ---------------------------------------------------------------------------------------
 // Processes.
