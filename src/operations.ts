@@ -11,6 +11,7 @@ import { speechOperations } from './modules/speech/operations.ts';
 import { textOperations } from './modules/text/operations.ts';
 import { videoOperations } from './modules/videos/operations.ts';
 import { voiceOperations } from './modules/voices/operations.ts';
+import { simulations } from './providers/simulator/runs/index.ts';
 
 /** Every operation the service runs, by name (a generation row's `operation`). */
 export const operations: Record<string, Operation> = {
@@ -47,6 +48,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     signal,
     itemPolicy: deps.config.items,
     providers: deps.providers,
+    simulations,
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
     vendorWebhookUrl: (providerId) =>

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../src/catalog/routes.ts';
 import { createProviderRegistry } from '../src/providers/registry.ts';
-import { dimensionsFor } from '../src/providers/simulator/images.ts';
 import { type ImageRequest, ProviderError } from '../src/providers/types.ts';
 
 interface Fixture {

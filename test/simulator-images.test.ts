@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { dimensionsFor, type ImageRenderRequest, renderImage } from '../src/providers/simulator/images.ts';
+import { dimensionsFor } from '../src/catalog/image-sizes.ts';
+import { type ImageRenderRequest, renderImage } from '../src/providers/simulator/images.ts';
 import { ProviderError } from '../src/providers/types.ts';
 import { difference, thumb } from './pixel-helpers.ts';
 

@@ -60,6 +60,7 @@ export async function runItem(
   const item = await sql.claimItem(ctx.pool, itemId, policy.leaseMs);
   if (!item) return;
   const operation = operations[item.operation];
+  const simulate = ctx.simulations[item.operation];
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   if (!operation) {
     await finish({ ok: false, error: `No executor for operation ${item.operation}` });
@@ -85,10 +86,15 @@ export async function runItem(
     }
     return;
   }
+  // No configured vendor serves it: the simulator does.
+  if (!simulate) {
+    await finish({ ok: false, error: `No provider serves operation ${item.operation}` });
+    return;
+  }
   const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;
   try {
-    file = await operation.execute(ctx, executable(item));
+    file = await simulate(ctx, executable(item));
   } catch (err) {
     releaseLease();
     const retryable = !(err instanceof ProviderError) || err.retryable;

@@ -3,7 +3,7 @@ import type { MediaCatalog } from '../catalog/media-models.ts';
 import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { ImageRequest, ProviderFile } from '../providers/types.ts';
+import type { ImageRequest, Simulation, WorkItem } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
 import type { StoredFile } from './finish.ts';
 import type { ItemPolicy } from './run-item.ts';
@@ -56,6 +56,8 @@ export interface ExecutionContext {
   itemPolicy: ItemPolicy;
   /** The configured vendors and the route each item takes. */
   providers: ProviderRegistry;
+  /** The simulator's runs by operation: what serves an item no configured vendor does. */
+  simulations: Readonly<Record<string, Simulation>>;
   /** How often vendor jobs are polled: at least `minMs` apart, at most `maxMs`. */
   poll: { minMs: number; maxMs: number };
   /** The circuit breaker: failures in a row that cool a route, and for how long. */
@@ -67,22 +69,8 @@ export interface ExecutionContext {
   allowPrivateUrls: boolean;
 }
 
-export interface ExecutableItem {
-  id: string;
-  generationId: string;
-  position: number;
-  type: string;
-  model: string | null;
-  teamId: string;
-  /** The generation's input (the normalised request). */
-  request: Record<string, unknown>;
-  /** The item's own input. */
-  input: Record<string, unknown>;
-  attempt: number;
-}
-
-/** Turns one item of an operation into its result file; throws ProviderError on failure. */
-export type Executor = (ctx: ExecutionContext, item: ExecutableItem) => Promise<ProviderFile>;
+/** One item as an operation (and the simulator) sees it. */
+export type ExecutableItem = WorkItem;
 
 /** An item that has just completed, as its operation's completion hook sees it. */
 export interface CompletedItem {
@@ -103,9 +91,7 @@ export interface VendorWork {
 
 /** What the workers know of an operation: how to run an item, and what a completion adds. */
 export interface Operation {
-  /** Runs an item on the simulator (and whatever no vendor serves). */
-  execute: Executor;
-  /** Describes an item for a vendor; operations without it always run `execute`. */
+  /** Describes an item for a vendor; without it (or without a configured route) the simulator runs it. */
   vendor?: (ctx: ExecutionContext, item: ExecutableItem) => VendorWork;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;

@@ -16,6 +16,33 @@ export interface ProviderFile {
   actualCredits?: number;
 }
 
+/** One item of work (a generation's item), as a provider runs it. */
+export interface WorkItem {
+  id: string;
+  generationId: string;
+  position: number;
+  type: string;
+  model: string | null;
+  teamId: string;
+  /** The generation's input (the normalised request). */
+  request: Record<string, unknown>;
+  /** The item's own input. */
+  input: Record<string, unknown>;
+  attempt: number;
+}
+
+/** What the simulator is given to run an item. */
+export interface SimulatorContext {
+  /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
+  fetchMedia(url: string): Promise<Buffer>;
+  /** Latency added to every simulated call. */
+  simulatorDelayMs: number;
+  signal: AbortSignal;
+}
+
+/** The simulator's run of one operation's item: its result file; throws ProviderError on failure. */
+export type Simulation = (ctx: SimulatorContext, item: WorkItem) => Promise<ProviderFile>;
+
 /** What went wrong at a provider, in terms the failure policy acts on. */
 export type ProviderErrorKind =
   | 'invalid_input'

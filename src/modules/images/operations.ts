@@ -1,102 +1,11 @@
-import sharp from 'sharp';
+import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
-import type { ExecutableItem, ExecutionContext, Executor, Operation, VendorWork } from '../../engine/types.ts';
-import { simulateProviderCall } from '../../providers/simulator/common.ts';
-import { dimensionsFor, renderImage } from '../../providers/simulator/images.ts';
-import { ProviderError } from '../../providers/types.ts';
-
-interface GenerateInput {
-  prompt: string;
-  negative_prompt: string | null;
-  aspect_ratio: string;
-  steps: number;
-  references: string[];
-  lora: { url: string; type: string } | null;
-  /** Influencer images: 'pro' or 'smartphone'. */
-  camera_style?: string;
-}
-
-interface EditInput {
-  prompt: string;
-  references: string[];
-  size: { width: number; height: number } | null;
-}
-
-interface FaceInput {
-  prompt: string;
-  negative_prompt: string | null;
-  traits: string[];
-}
-
-const seedOf = (item: ExecutableItem) => Number(item.input.seed ?? 0);
-
-async function fetchAll(ctx: ExecutionContext, urls: string[]): Promise<Buffer[]> {
-  return Promise.all(urls.map((url) => ctx.fetchMedia(url)));
-}
-
-const generate: Executor = async (ctx, item) => {
-  const req = item.request as unknown as GenerateInput;
-  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
-  const references = await fetchAll(ctx, req.references);
-  const { width, height } = dimensionsFor(req.aspect_ratio);
-  return renderImage({
-    prompt: req.prompt,
-    negativePrompt: req.negative_prompt ?? undefined,
-    seed: seedOf(item),
-    width,
-    height,
-    model: item.model ?? '',
-    steps: req.steps,
-    references,
-    variant:
-      [req.lora ? `lora:${req.lora.type}:${req.lora.url}` : '', req.camera_style ?? ''].filter(Boolean).join('|') ||
-      undefined,
-  });
-};
-
-const edit: Executor = async (ctx, item) => {
-  const req = item.request as unknown as EditInput;
-  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
-  const references = await fetchAll(ctx, req.references);
-  let size = req.size;
-  if (!size) {
-    // Models without custom dimensions keep the source's proportions at about one megapixel.
-    const meta = await sharp(references[0])
-      .metadata()
-      .catch(() => undefined);
-    if (!meta?.width || !meta.height) throw new ProviderError('image_url is not a decodable image', false);
-    const scale = Math.sqrt((1024 * 1024) / (meta.width * meta.height));
-    const side = (pixels: number) => Math.min(4096, Math.max(64, Math.round((pixels * scale) / 16) * 16));
-    size = { width: side(meta.width), height: side(meta.height) };
-  }
-  return renderImage({
-    prompt: req.prompt,
-    seed: seedOf(item),
-    width: size.width,
-    height: size.height,
-    model: item.model ?? '',
-    references,
-  });
-};
-
-const face: Executor = async (ctx, item) => {
-  const req = item.request as unknown as FaceInput;
-  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
-  const { width, height } = dimensionsFor('1:1');
-  return renderImage({
-    prompt: [req.prompt, ...req.traits].join(', '),
-    negativePrompt: req.negative_prompt ?? undefined,
-    seed: seedOf(item),
-    width,
-    height,
-    model: item.model ?? '',
-    variant: 'face',
-  });
-};
+import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { type EditInput, type FaceInput, type GenerateInput, seedOf } from './inputs.ts';
 
 /** images/generate for a vendor (influencer images too): the model's routes and the request in our own terms. */
 const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as unknown as GenerateInput;
+  const req = item.request as GenerateInput;
   const routes =
     item.model === INFLUENCER_MODEL_ROUTES.id
       ? INFLUENCER_MODEL_ROUTES.routes
@@ -119,7 +28,7 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorW
 
 /** images/edit for a vendor: the images to edit as references; the size when the model takes one. */
 const editForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as unknown as EditInput;
+  const req = item.request as EditInput;
   const size = req.size;
   return {
     routes: ctx.catalog.find('edit', item.model ?? '')?.routes ?? [],
@@ -139,7 +48,7 @@ const editForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork 
 
 /** images/generate-face for a vendor: a square portrait, the traits in the prompt. */
 const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as unknown as FaceInput;
+  const req = item.request as FaceInput;
   return {
     routes: ctx.catalog.find('face', item.model ?? '')?.routes ?? [],
     request: {
@@ -158,7 +67,7 @@ const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork 
 
 /** The image operations. */
 export const imageOperations: Record<string, Operation> = {
-  'image.generate': { execute: generate, vendor: generateForVendor },
-  'image.edit': { execute: edit, vendor: editForVendor },
-  'image.face': { execute: face, vendor: faceForVendor },
+  'image.generate': { vendor: generateForVendor },
+  'image.edit': { vendor: editForVendor },
+  'image.face': { vendor: faceForVendor },
 };

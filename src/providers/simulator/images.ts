@@ -6,6 +6,7 @@
 // (its long side grows with `steps`) and scaled up by libvips with a smooth kernel, which
 // keeps a 1024x1024 render in the tens of milliseconds and needs no fonts.
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import { MAX_SIDE, MIN_SIDE } from '../../catalog/image-sizes.ts';
 import { ProviderError, type ProviderFile } from '../types.ts';
 import { Rng, sha256 } from './random.ts';
 
@@ -27,8 +28,6 @@ export interface ImageRenderRequest {
   variant?: string;
 }
 
-const MIN_SIDE = 64;
-const MAX_SIDE = 4096;
 const DEFAULT_STEPS = 28;
 /** Bumped whenever the rendering changes, so old and new outputs never share a key by accident. */
 const RENDER_VERSION = 'sim-image-v1';
@@ -768,42 +767,4 @@ export async function renderImage(req: ImageRenderRequest): Promise<ProviderFile
     { fit: 'fill', kernel: 'mitchell' },
   );
   return encodePng(image, r.width, r.height);
-}
-
-/**
- * Picks pixel dimensions for an aspect ratio string like '16:9' at about `megapixels`
- * (default 1.0 → 1024x1024 for 1:1; one megapixel is 1024 * 1024 pixels), each side a
- * multiple of 16 between 64 and 4096.
- */
-export function dimensionsFor(aspectRatio: string, megapixels = 1): { width: number; height: number } {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*[:x/]\s*(\d+(?:\.\d+)?)\s*$/.exec(aspectRatio);
-  const rw = Number(match?.[1]);
-  const rh = Number(match?.[2]);
-  if (!match || !(rw > 0) || !(rh > 0)) throw new ProviderError(`invalid aspect ratio '${aspectRatio}'`, false);
-  if (!(megapixels > 0) || !Number.isFinite(megapixels)) {
-    throw new ProviderError(`invalid megapixels ${megapixels}`, false);
-  }
-  const ratio = rw / rh;
-  const area = megapixels * 1024 * 1024;
-  let w = Math.sqrt(area * ratio);
-  let h = Math.sqrt(area / ratio);
-  // Keep within the side limits, preserving the ratio where possible.
-  const shrink = Math.min(1, MAX_SIDE / w, MAX_SIDE / h);
-  w *= shrink;
-  h *= shrink;
-  const grow = Math.max(1, MIN_SIDE / w, MIN_SIDE / h);
-  w *= grow;
-  h *= grow;
-  const snap = (v: number) => clamp(v, MIN_SIDE, MAX_SIDE);
-  // Of the multiples of 16 around the ideal size, take the closest ratio, then the closest area.
-  let best = { width: 0, height: 0, score: Number.POSITIVE_INFINITY };
-  for (const cw of [Math.floor(w / 16) * 16, Math.ceil(w / 16) * 16]) {
-    for (const ch of [Math.floor(h / 16) * 16, Math.ceil(h / 16) * 16]) {
-      const width = snap(cw);
-      const height = snap(ch);
-      const score = Math.abs(Math.log(width / height / ratio)) * 10 + Math.abs(Math.log((width * height) / (w * h)));
-      if (score < best.score) best = { width, height, score };
-    }
-  }
-  return { width: best.width, height: best.height };
 }

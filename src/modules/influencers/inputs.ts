@@ -1,0 +1,12 @@
+// The normalised requests of the influencer operations, as their plans store them and as
+// whatever serves them reads them.
+import { type Static, Type } from 'typebox';
+
+/** influencer.train: the influencer whose reference sheet is built, from its two stored images. */
+export const TrainInput = Type.Object({
+  influencer_id: Type.String(),
+  name: Type.String(),
+  face_image: Type.String(),
+  best_full_image: Type.String(),
+});
+export type TrainInput = Static<typeof TrainInput>;

@@ -1,0 +1,79 @@
+// The simulator's image operations: real pictures of the requested size, composed from the
+// prompt (and the references, LoRA and camera style when given), deterministic by seed.
+import sharp from 'sharp';
+import { dimensionsFor } from '../../../catalog/image-sizes.ts';
+import { type EditInput, type FaceInput, type GenerateInput, seedOf } from '../../../modules/images/inputs.ts';
+import { ProviderError, type Simulation, type SimulatorContext } from '../../types.ts';
+import { simulateProviderCall } from '../common.ts';
+import { renderImage } from '../images.ts';
+
+async function fetchAll(ctx: SimulatorContext, urls: string[]): Promise<Buffer[]> {
+  return Promise.all(urls.map((url) => ctx.fetchMedia(url)));
+}
+
+const generate: Simulation = async (ctx, item) => {
+  const req = item.request as GenerateInput;
+  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const references = await fetchAll(ctx, req.references);
+  const { width, height } = dimensionsFor(req.aspect_ratio);
+  return renderImage({
+    prompt: req.prompt,
+    negativePrompt: req.negative_prompt ?? undefined,
+    seed: seedOf(item),
+    width,
+    height,
+    model: item.model ?? '',
+    steps: req.steps,
+    references,
+    variant:
+      [req.lora ? `lora:${req.lora.type}:${req.lora.url}` : '', req.camera_style ?? ''].filter(Boolean).join('|') ||
+      undefined,
+  });
+};
+
+const edit: Simulation = async (ctx, item) => {
+  const req = item.request as EditInput;
+  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const references = await fetchAll(ctx, req.references);
+  let size = req.size;
+  if (!size) {
+    // Models without custom dimensions keep the source's proportions at about one megapixel.
+    const meta = await sharp(references[0])
+      .metadata()
+      .catch(() => undefined);
+    if (!meta?.width || !meta.height) throw new ProviderError('image_url is not a decodable image', false);
+    const scale = Math.sqrt((1024 * 1024) / (meta.width * meta.height));
+    const side = (pixels: number) => Math.min(4096, Math.max(64, Math.round((pixels * scale) / 16) * 16));
+    size = { width: side(meta.width), height: side(meta.height) };
+  }
+  return renderImage({
+    prompt: req.prompt,
+    seed: seedOf(item),
+    width: size.width,
+    height: size.height,
+    model: item.model ?? '',
+    references,
+  });
+};
+
+const face: Simulation = async (ctx, item) => {
+  const req = item.request as FaceInput;
+  await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const { width, height } = dimensionsFor('1:1');
+  return renderImage({
+    prompt: [req.prompt, ...req.traits].join(', '),
+    negativePrompt: req.negative_prompt ?? undefined,
+    seed: seedOf(item),
+    width,
+    height,
+    model: item.model ?? '',
+    variant: 'face',
+  });
+};
+
+/** The simulator's runs of the image operations. */
+export const imageSimulations: Record<string, Simulation> = {
+  'image.generate': generate,
+  'image.edit': edit,
+  'image.face': face,
+};

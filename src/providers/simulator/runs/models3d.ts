@@ -1,0 +1,42 @@
+// The simulator's 3D models.
+
+import type { Simulation } from '../../types.ts';
+import { simulateProviderCall } from '../common.ts';
+import { renderGlb } from '../model3d.ts';
+
+interface Model3dInput {
+  prompt: string;
+  init_image: string | null;
+  mode: 'preview' | 'full';
+  art_style: string;
+  topology: 'triangle' | 'quad';
+  target_polycount: number;
+  symmetry: 'auto' | 'on' | 'off';
+  t_pose: boolean;
+  pbr: boolean;
+}
+
+const generate: Simulation = async (ctx, item) => {
+  const r = item.request as unknown as Model3dInput;
+  await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
+  const reference = r.init_image ? await ctx.fetchMedia(r.init_image) : undefined;
+  const { faces, triangles, ...file } = await renderGlb({
+    prompt: r.prompt,
+    seed: 0,
+    model: item.model ?? '',
+    targetPolycount: r.target_polycount,
+    topology: r.topology,
+    symmetry: r.symmetry,
+    artStyle: r.art_style,
+    pbr: r.pbr,
+    mode: r.mode,
+    tPose: r.t_pose,
+    reference,
+  });
+  return { ...file, metadata: { faces, triangles, topology: r.topology } };
+};
+
+/** The simulator's runs of these operations. */
+export const model3dSimulations: Record<string, Simulation> = {
+  'model3d.generate': generate,
+};

@@ -1,0 +1,38 @@
+// The simulator's text.
+import { tokenCredits } from '../../../lib/tokens.ts';
+import type { Simulation } from '../../types.ts';
+import { simulateProviderCall } from '../common.ts';
+import { generateText } from '../text.ts';
+
+interface TextInput {
+  prompt: string;
+  system_prompt: string | null;
+  temperature: number;
+  max_tokens: number;
+  price: { input_per_1k: number; output_per_1k: number };
+}
+
+const generate: Simulation = async (ctx, item) => {
+  const r = item.request as unknown as TextInput;
+  await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
+  const out = generateText({
+    prompt: r.prompt,
+    systemPrompt: r.system_prompt ?? undefined,
+    model: item.model ?? '',
+    temperature: r.temperature,
+    maxTokens: r.max_tokens,
+  });
+  const credits = tokenCredits(out.usage.prompt_tokens, out.usage.completion_tokens, r.price);
+  return {
+    data: Buffer.from(out.text, 'utf8'),
+    contentType: 'text/plain; charset=utf-8',
+    extension: 'txt',
+    metadata: { text: out.text, usage: out.usage, finish_reason: out.finishReason, credits },
+    actualCredits: credits,
+  };
+};
+
+/** The simulator's runs of these operations. */
+export const textSimulations: Record<string, Simulation> = {
+  'text.generate': generate,
+};
