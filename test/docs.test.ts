@@ -16,6 +16,16 @@ describe('docs, health and metrics', () => {
   });
   after(() => server.close());
 
+  test('documented defaults are the ones applied: influencers/create age 25', async () => {
+    const doc = (await call<OpenApiDoc>(server, 'GET', '/openapi.json')).body;
+    const op = doc.paths['/api/v1/influencers/create']?.post as unknown as {
+      requestBody: {
+        content: { 'application/json': { schema: { properties: Record<string, { default?: unknown }> } } };
+      };
+    };
+    assert.equal(op.requestBody.content['application/json'].schema.properties.age?.default, 25);
+  });
+
   test('GET /openapi.json is OpenAPI 3.1 and documents every route with its errors', async () => {
     const r = await call<OpenApiDoc>(server, 'GET', '/openapi.json');
     assert.equal(r.status, 200);

@@ -91,8 +91,16 @@ describe('music, 3D, text and speech', () => {
     });
 
     test('model and lyrics limits', async () => {
+      await expectError(
+        server,
+        team.key,
+        '/api/v1/music/generate',
+        { title: 'x', model: 'V3' },
+        400,
+        'model_not_found',
+        'model',
+      );
       await expectInvalid(server, team.key, '/api/v1/music/generate', [
-        [{ title: 'x', model: 'V3' }, 'model'],
         [{ title: 'x', model: 'V4', lyrics: 'a'.repeat(3001) }, 'lyrics'],
         [{ style: 'x' }, 'title'],
         [{ title: 'x', vocal_gender: 'x' }, 'vocal_gender'],

@@ -1,10 +1,11 @@
 import type { Static } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { DEFAULT_LORA_TYPE, type ImageModel } from '../../catalog/models.ts';
+import { lookupModel } from '../../catalog/lookup.ts';
+import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
-import { AppError, invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { INFLUENCER_IMAGE_CREDITS, planInfluencerImages } from '../influencers/image-plan.ts';
 import { requireReadyInfluencer } from '../influencers/service.ts';
 import {
@@ -18,14 +19,6 @@ import {
 
 const DEFAULT_STEPS = 28;
 const tags = ['Images'];
-
-function modelNotFound(kind: string, id: string, models: ImageModel[]): AppError {
-  return new AppError(
-    'model_not_found',
-    `Unknown ${kind} model '${id}'. Known models: ${models.map((m) => m.id).join(', ')}`,
-    [{ field: 'model', message: 'is not a known model' }],
-  );
-}
 
 /** A seed for a request that gave none (recorded, so its items stay reproducible on retry). */
 function randomSeed(): number {
@@ -49,9 +42,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     errors: [403, 404],
     async plan({ catalog, pool }, body, teamId): Promise<GenerationPlan> {
       if (body.influencer_id !== undefined) return planInfluencerRequest(pool, body, teamId);
-      const modelId = body.model ?? catalog.defaults.image.id;
-      const model = catalog.find('image', modelId);
-      if (!model) throw modelNotFound('image', modelId, catalog.image);
+      const model = lookupModel(catalog.image, body.model ?? catalog.defaults.image.id, 'image');
 
       const references = body.images ?? (body.init_image ? [body.init_image] : []);
       const caps = model.capabilities;
@@ -189,9 +180,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     response: ImageEditResponse,
     errors: [403, 404],
     plan({ catalog }, body): GenerationPlan {
-      const modelId = body.model ?? catalog.defaults.edit.id;
-      const model = catalog.find('edit', modelId);
-      if (!model) throw modelNotFound('edit', modelId, catalog.edit);
+      const model = lookupModel(catalog.edit, body.model ?? catalog.defaults.edit.id, 'edit');
       if ((body.width === undefined) !== (body.height === undefined)) {
         throw invalidField(body.width === undefined ? 'width' : 'height', 'width and height must be set together');
       }

@@ -23,7 +23,7 @@ export const CreateInfluencerBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Auto-generated when absent' })),
   image_urls: Type.Array(Url('Reference image; the first is the face image'), { minItems: 1, maxItems: 20 }),
   workspace_id: Type.Optional(WorkspaceIdField),
-  age: Type.Optional(Type.Integer({ minimum: 18, maximum: 120, description: 'Default 25; 18 or more' })),
+  age: Type.Optional(Type.Integer({ minimum: 18, maximum: 120, default: 25, description: '18 or more' })),
 });
 
 export const CreateInfluencerResponse = Type.Object({

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { defaultOf } from '../../catalog/media-models.ts';
+import { lookupModel } from '../../catalog/lookup.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
-import { AppError, invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { AsyncAccepted, Prompt, Url, Webhook } from '../../lib/fields.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
 
@@ -49,12 +49,7 @@ export default async function model3dRoutes(app: App): Promise<void> {
     response: Model3dResponse,
     errors: [403, 404],
     plan({ media }, body): GenerationPlan {
-      const model = body.model ? media.model_3d.find((m) => m.id === body.model) : defaultOf(media.model_3d);
-      if (!model) {
-        throw new AppError('model_not_found', `Unknown 3D model '${body.model}'`, [
-          { field: 'model', message: 'is not a known model' },
-        ]);
-      }
+      const model = lookupModel(media.model_3d, body.model, '3D');
       if (body.init_image && !model.capabilities.image_to_3d) {
         throw invalidField('init_image', `model ${model.id} does not do image-to-3D`);
       }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { defaultOf } from '../../catalog/media-models.ts';
+import { lookupModel } from '../../catalog/lookup.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
@@ -44,8 +44,7 @@ export default async function musicRoutes(app: App): Promise<void> {
     response: AcceptedWithCredits,
     errors: [403, 404],
     plan({ media }, body): GenerationPlan {
-      const model = body.model ? media.music.find((m) => m.id === body.model) : defaultOf(media.music);
-      if (!model) throw invalidField('model', 'is not a known music model');
+      const model = lookupModel(media.music, body.model, 'music');
       if (body.lyrics && body.lyrics.length > model.max_lyrics_chars) {
         throw invalidField('lyrics', `model ${model.id} takes at most ${model.max_lyrics_chars} characters`);
       }

@@ -10,7 +10,15 @@ export const MusicGenerateBody = Type.Object({
   lyrics: Type.Optional(Type.String({ maxLength: 5000, description: 'Leave empty for instrumental' })),
   instrumental: Type.Optional(Type.Boolean({ description: 'Default false' })),
   vocal_gender: Type.Optional(Type.Enum(['m', 'f'])),
-  model: Type.Optional(Type.Enum(['V4', 'V4_5', 'V4_5PLUS', 'V4_5ALL', 'V5'], { description: "Default 'V4_5PLUS'" })),
+  model: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      examples: ['V4_5PLUS'],
+      description:
+        "One of V4, V4_5, V4_5PLUS, V4_5ALL, V5; default 'V4_5PLUS'. Another is 400 model_not_found, as on every endpoint",
+    }),
+  ),
   workspace_id: Type.Optional(WorkspaceIdField),
 });
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { defaultOf } from '../../catalog/media-models.ts';
+import { lookupModel } from '../../catalog/lookup.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -46,12 +46,7 @@ export default async function textRoutes(app: App): Promise<void> {
     errors: [403, 404],
     sync: true,
     plan({ media }, body): GenerationPlan {
-      const model = body.model ? media.text.find((m) => m.id === body.model) : defaultOf(media.text);
-      if (!model) {
-        throw new AppError('model_not_found', `Unknown text model '${body.model}'`, [
-          { field: 'model', message: 'is not a known model' },
-        ]);
-      }
+      const model = lookupModel(media.text, body.model, 'text');
       const s = body.settings ?? {};
       const maxTokens = Math.min(s.max_tokens ?? 16_000, model.max_output_tokens);
       const promptTokens = countTokens(`${s.system_prompt ?? ''}\n${body.prompt}`);

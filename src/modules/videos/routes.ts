@@ -1,10 +1,11 @@
 import type { App, Deps } from '../../app-types.ts';
-import { defaultOf, type Upscaler } from '../../catalog/media-models.ts';
+import { lookupModel } from '../../catalog/lookup.ts';
+import type { Upscaler } from '../../catalog/media-models.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import { generationExists } from '../../engine/sql.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
-import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
 import { selectLatestVoiceOfInfluencer } from '../voices/sql.ts';
@@ -62,16 +63,6 @@ function upscalePlan(model: Upscaler, videoUrl: string, input: Record<string, un
   };
 }
 
-function findModel<T extends { id: string }>(list: T[], id: string | undefined, kind: string): T {
-  const model = id === undefined ? defaultOf(list as Array<T & { default?: boolean }>) : list.find((m) => m.id === id);
-  if (!model) {
-    throw new AppError('model_not_found', `Unknown ${kind} model '${id}'. Known: ${list.map((m) => m.id).join(', ')}`, [
-      { field: 'model', message: 'is not a known model' },
-    ]);
-  }
-  return model;
-}
-
 /** Checks @ElementN and @ImageN references of a prompt against what the request supplies. */
 function checkReferences(field: string, text: string, elements: number, images: number): void {
   for (const match of text.matchAll(/@(Element|Image)(\d+)/g)) {
@@ -101,7 +92,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: VideoGenerateResponse,
     errors: [403, 404],
     plan({ media }, body): GenerationPlan {
-      const model = findModel(media.video, body.model, 'video');
+      const model = lookupModel(media.video, body.model, 'video');
       const s = body.settings ?? {};
       const aspect = s.aspect_ratio ?? '16:9';
       if (!(model.settings.aspect_ratios as string[]).includes(aspect)) {
@@ -182,7 +173,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: AcceptedWithCredits,
     errors: [403, 404],
     async plan(deps, body, teamId): Promise<GenerationPlan> {
-      const model = findModel(deps.media.lipsync, body.model, 'lipsync');
+      const model = lookupModel(deps.media.lipsync, body.model, 'lipsync');
       if (body.generation_id !== undefined && !(await generationExists(deps.pool, body.generation_id, teamId))) {
         throw notFound('Generation', body.generation_id);
       }
@@ -283,7 +274,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     async plan(deps, body, teamId): Promise<GenerationPlan> {
-      const model = findModel(deps.media.reference_video, body.model, 'reference-to-video');
+      const model = lookupModel(deps.media.reference_video, body.model, 'reference-to-video');
       const influencer = body.influencer_id
         ? await requireReadyInfluencer(deps.pool, teamId, body.influencer_id)
         : undefined;
@@ -409,7 +400,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     async plan(deps, body, teamId): Promise<GenerationPlan> {
-      const model = findModel(deps.media.talking_head, body.model, 'talking-head');
+      const model = lookupModel(deps.media.talking_head, body.model, 'talking-head');
       const mode = body.audio_mode ?? 'generate';
       const sheet = model.sheet_based;
       if (mode === 'generate' && !body.script)
@@ -534,7 +525,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     async plan(deps, body): Promise<GenerationPlan> {
-      const model = findModel(deps.media.upscalers, body.model, 'upscaler');
+      const model = lookupModel(deps.media.upscalers, body.model, 'upscaler');
       const topazOnly = [
         'topaz_video_model',
         'target_fps',
@@ -623,7 +614,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     async plan(deps, body): Promise<GenerationPlan> {
-      const model = findModel(deps.media.upscalers, 'seedvr2', 'upscaler');
+      const model = lookupModel(deps.media.upscalers, 'seedvr2', 'upscaler');
       const size = await targetSize(deps, body);
       const megapixels = (size.outWidth * size.outHeight) / 1_000_000;
       return upscalePlan(
@@ -652,7 +643,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     async plan(deps, body): Promise<GenerationPlan> {
-      const model = findModel(deps.media.upscalers, 'topaz', 'upscaler');
+      const model = lookupModel(deps.media.upscalers, 'topaz', 'upscaler');
       const size = await targetSize(deps, body);
       const perSecond = tierCreditsPerSecond(model, size.outHeight);
       return upscalePlan(
