@@ -12,6 +12,7 @@ import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
+import type { EngineServices } from './engine/types.ts';
 import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
@@ -34,6 +35,8 @@ export interface Deps {
   adminToken: string | undefined;
   /** The configured vendors behind the catalog (the simulator serves the rest). */
   providers: ProviderRegistry;
+  /** What the generation engine is given of the features above it (ledger, webhooks, idempotency). */
+  engine: EngineServices;
   /** This process's id in service_instances (owner of the Idempotency-Key claims it takes). */
   instanceId: string;
   /** The process's Prometheus metrics, served at /metrics. */

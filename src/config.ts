@@ -2,7 +2,6 @@ import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
 import type { DatabaseTimeouts } from './db/pool.ts';
-import type { ItemPolicy } from './engine/run-item.ts';
 
 const Role = Type.Enum(['api', 'worker', 'all']);
 
@@ -69,6 +68,18 @@ const EnvSchema = Type.Object({
   LEMONSQUEEZY_API_BASE: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.lemonsqueezy.com' }),
   LEMONSQUEEZY_VARIANT_IDS: Type.Optional(Type.String({ pattern: '^[^=,\\s]+=[^=,\\s]+(,[^=,\\s]+=[^=,\\s]+)*$' })),
 });
+
+/** How a process runs items: retries, leases and the bound on interrupted runs. */
+export interface ItemPolicy {
+  /** Provider attempts of an item whose failures are retryable. */
+  maxAttempts: number;
+  /** How long a claim holds the item without renewal; renewed at a third of it while running. */
+  leaseMs: number;
+  /** Runs that may end without an outcome (a crash, an outage) before the item is failed. */
+  maxInterruptions: number;
+  /** How long recording a finished item waits for an unavailable database. */
+  finishPatienceMs: number;
+}
 
 /** Which payment provider turns POST /api/v1/billing/top-up into a checkout. */
 export type PaymentProviderName = 'builtin' | 'stripe' | 'lemonsqueezy';

@@ -7,6 +7,10 @@ import type { Config } from './config.ts';
 import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
+import { changeCredits } from './modules/credits/service.ts';
+import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
+import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
+import { resolveWorkspace } from './modules/workspaces/service.ts';
 import { createMetricsRegistry } from './plugins/metrics.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
@@ -40,6 +44,15 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     }),
     adminToken,
     instanceId: newId('proc'),
+    engine: {
+      changeCredits,
+      enqueueWebhook,
+      webhookTask: WEBHOOK_TASK,
+      queueDeliveryAttempt,
+      resolveWorkspace,
+      completeIdempotencyKey,
+      recordClaimedGeneration,
+    },
     providers: createProviderRegistry(config.providers, (url, init) => fetch(url, init)),
     metrics: createMetricsRegistry(),
   };

@@ -40,6 +40,7 @@ export function vendorsCanReach(publicBaseUrl: string, allowPrivateUrls: boolean
 export function executionContext(deps: Deps, signal: AbortSignal): ExecutionContext {
   return {
     pool: deps.pool,
+    services: deps.engine,
     storage: deps.storage,
     catalog: deps.catalog,
     media: deps.media,

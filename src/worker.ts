@@ -124,7 +124,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
     });
   };
   keepRunning(runner);
-  const sweeper = startSweeper(pool, operations, {
+  const sweeper = startSweeper(pool, deps.engine, operations, {
     intervalMs: config.sweepIntervalMs,
     leaseMs: config.items.leaseMs,
     log: (outcome) =>

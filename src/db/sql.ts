@@ -1,6 +1,6 @@
 import type { Queryable } from './pool.ts';
 
-// Queries of the database plumbing itself: migrations and health.
+// Queries of the database plumbing itself: migrations, health and the job queue.
 
 export async function lockMigrations(db: Queryable, lockId: number): Promise<void> {
   await db.query('select pg_advisory_lock($1::bigint)', [lockId]);
@@ -47,4 +47,18 @@ export async function createDatabase(db: Queryable, name: string, template?: str
 
 export async function dropDatabase(db: Queryable, name: string): Promise<void> {
   await db.query(`drop database if exists "${name.replaceAll('"', '""')}" with (force)`);
+}
+
+/** Queues one graphile-worker job in the caller's transaction. */
+export async function addJob(
+  db: Queryable,
+  task: string,
+  payload: unknown,
+  options: { maxAttempts?: number; runAt?: Date; jobKey?: string } = {},
+): Promise<void> {
+  await db.query(
+    `select graphile_worker.add_job($1::text, $2::json, max_attempts => $3::int, run_at => $4::timestamptz,
+       job_key => $5::text)`,
+    [task, JSON.stringify(payload), options.maxAttempts ?? 25, options.runAt ?? null, options.jobKey ?? null],
+  );
 }

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { newId } from '../lib/ids.ts';
-import { changeCredits } from '../modules/credits/service.ts';
 import type { Storage } from '../storage/types.ts';
 import * as sql from './sql.ts';
-import type { CreatedGeneration, GenerationPlan } from './types.ts';
+import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
 export function resultKey(generationId: string, itemId: string, storageToken: string, extension: string): string {
@@ -79,6 +78,7 @@ export async function loadAcceptedGeneration(
 export async function createGeneration(
   pool: pg.Pool,
   storage: Storage,
+  services: EngineServices,
   input: CreateInput,
 ): Promise<CreatedGeneration> {
   const { plan } = input;
@@ -96,7 +96,7 @@ export async function createGeneration(
 
   return withTransaction(pool, async (client) => {
     if (total > 0) {
-      await changeCredits(client, {
+      await services.changeCredits(client, {
         teamId: input.teamId,
         amount: -total,
         kind: 'charge',

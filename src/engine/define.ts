@@ -4,8 +4,6 @@ import type { App, Deps } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
-import { completeIdempotencyKey, recordClaimedGeneration } from '../modules/idempotency/service.ts';
-import { resolveWorkspace } from '../modules/workspaces/service.ts';
 import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
@@ -97,7 +95,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const teamId = request.principal.teamId;
     const body = request.body as Static<TBody>;
     const params = (request.params ?? {}) as Record<string, string>;
-    const workspaceId = await resolveWorkspace(deps.pool, teamId, (body as { workspace_id?: string }).workspace_id);
+    const workspaceId = await deps.engine.resolveWorkspace(
+      deps.pool,
+      teamId,
+      (body as { workspace_id?: string }).workspace_id,
+    );
     const plan = await endpoint.plan(deps, body, teamId, params);
     await checkUserUrls(deps, plan);
 
@@ -109,7 +111,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const claim = request.idempotency;
     // Accepts the generation; `then` runs last in its transaction.
     const accept = (then: (client: Queryable, created: CreatedGeneration) => Promise<void>) =>
-      createGeneration(deps.pool, deps.storage, {
+      createGeneration(deps.pool, deps.storage, deps.engine, {
         teamId,
         workspaceId,
         plan,
@@ -128,7 +130,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       let response: Static<TResponse> | undefined;
       const created = await accept(async (client, created) => {
         response = endpoint.respond(created, plan, body, undefined);
-        if (claim) await completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
+        if (claim) await deps.engine.completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
       });
       if (inRequest.size > 0) await runHere([...inRequest].map((position) => created.itemIds[position] as string));
       return response;
@@ -142,7 +144,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const created =
       unfinished ??
       (await accept(async (client, created) => {
-        if (claim) await recordClaimedGeneration(client, claim, created.id);
+        if (claim) await deps.engine.recordClaimedGeneration(client, claim, created.id);
       }));
     await runHere(created.itemIds);
     const items = await Promise.all(

@@ -2,15 +2,9 @@
 import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
-import { changeCredits } from '../modules/credits/service.ts';
-import { enqueueWebhook } from '../modules/webhooks/service.ts';
-import type { ProviderFile } from '../providers/types.ts';
 import * as sql from './sql.ts';
 import { toStatusRecord } from './status.ts';
-import type { ExecutableItem, ExecutionContext, Operation } from './types.ts';
-
-/** What is known of a result once it is in our storage (its bytes are there, not here). */
-export type StoredFile = Omit<ProviderFile, 'data'>;
+import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 
 export type Outcome =
   | { ok: true; url: string; file: StoredFile }
@@ -39,6 +33,7 @@ export function executable(item: sql.ClaimedItem): ExecutableItem {
  */
 export async function finishItem(
   pool: pg.Pool,
+  services: EngineServices,
   operation: Operation | undefined,
   item: sql.ClaimedItem,
   outcome: Outcome,
@@ -51,7 +46,7 @@ export async function finishItem(
       if (actual !== undefined && actual < item.price) {
         refund = item.price - Math.max(0, Math.ceil(actual));
         if (refund > 0) {
-          await changeCredits(client, {
+          await services.changeCredits(client, {
             teamId: item.team_id,
             amount: refund,
             kind: 'refund',
@@ -72,7 +67,7 @@ export async function finishItem(
       await operation?.onFailed?.(client, executable(item), outcome.error);
       refund = failed.price;
       if (refund > 0) {
-        await changeCredits(client, {
+        await services.changeCredits(client, {
           teamId: item.team_id,
           amount: refund,
           kind: 'refund',
@@ -85,7 +80,7 @@ export async function finishItem(
     if (generation.finished && generation.webhook_url) {
       const row = await sql.selectStatus(client, item.generation_id, item.team_id);
       if (row) {
-        await enqueueWebhook(client, {
+        await services.enqueueWebhook(client, {
           teamId: item.team_id,
           generationId: item.generation_id,
           url: generation.webhook_url,
@@ -104,7 +99,7 @@ export function recordOutcome(
   item: sql.ClaimedItem,
   outcome: Outcome,
 ): Promise<void> {
-  return retryWhileUnavailable(() => finishItem(ctx.pool, operation, item, outcome), {
+  return retryWhileUnavailable(() => finishItem(ctx.pool, ctx.services, operation, item, outcome), {
     maxMs: ctx.itemPolicy.finishPatienceMs,
   });
 }

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
-import { queueDeliveryAttempt, WEBHOOK_TASK } from '../modules/webhooks/service.ts';
+import { addJob } from '../db/sql.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, VENDOR_POLL_TASK } from './create.ts';
 import { finishItem } from './finish.ts';
 import * as sql from './sql.ts';
-import type { Operation } from './types.ts';
+import type { EngineServices, Operation } from './types.ts';
 
 /**
  * How long an item may take from acceptance to its outcome, by item type, before the sweep
@@ -48,6 +48,7 @@ export interface SweepOptions {
  */
 export async function sweepOnce(
   pool: pg.Pool,
+  services: EngineServices,
   operations: Record<string, Operation>,
   options: SweepOptions,
 ): Promise<SweepReport> {
@@ -56,7 +57,7 @@ export async function sweepOnce(
     const item = await sql.selectUnfinishedItem(pool, id);
     if (!item) continue;
     const limit = ITEM_DEADLINES_S[item.type] ?? FALLBACK_DEADLINE_S;
-    await finishItem(pool, operations[item.operation], item, {
+    await finishItem(pool, services, operations[item.operation], item, {
       ok: false,
       error: `Timed out: not finished within ${Math.round(limit / 60)} minutes of being accepted`,
     });
@@ -67,16 +68,16 @@ export async function sweepOnce(
     const requeued = await withTransaction(pool, async (client) => {
       if (!(await sql.lockStrandedItem(client, ITEM_TASKS, id))) return false;
       await sql.deleteJobsFor(client, ITEM_TASKS, 'item_id', id);
-      await sql.addJob(client, ITEM_TASK, { item_id: id }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+      await addJob(client, ITEM_TASK, { item_id: id }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
       return true;
     });
     if (requeued) report.requeuedItems += 1;
   }
-  for (const id of await sql.selectStrandedDeliveries(pool, WEBHOOK_TASK, DELIVERY_GRACE_S, BATCH)) {
+  for (const id of await sql.selectStrandedDeliveries(pool, services.webhookTask, DELIVERY_GRACE_S, BATCH)) {
     const requeued = await withTransaction(pool, async (client) => {
-      if (!(await sql.lockStrandedDelivery(client, WEBHOOK_TASK, id))) return false;
-      await sql.deleteJobsFor(client, [WEBHOOK_TASK], 'delivery_id', id);
-      await queueDeliveryAttempt(client, id);
+      if (!(await sql.lockStrandedDelivery(client, services.webhookTask, id))) return false;
+      await sql.deleteJobsFor(client, [services.webhookTask], 'delivery_id', id);
+      await services.queueDeliveryAttempt(client, id);
       return true;
     });
     if (requeued) report.requeuedDeliveries += 1;
@@ -96,6 +97,7 @@ export interface Sweeper {
  */
 export function startSweeper(
   pool: pg.Pool,
+  services: EngineServices,
   operations: Record<string, Operation>,
   options: { intervalMs: number; leaseMs: number; log: (report: SweepReport | Error) => void },
 ): Sweeper {
@@ -109,7 +111,7 @@ export function startSweeper(
       if (!(await sql.tryLockSweep(client, SWEEP_LOCK))) return;
       reachableSince ??= Date.now();
       try {
-        const report = await sweepOnce(pool, operations, {
+        const report = await sweepOnce(pool, services, operations, {
           judgeLeases: Date.now() - reachableSince >= options.leaseMs,
         });
         if (report.failedItems + report.requeuedItems + report.requeuedDeliveries > 0) options.log(report);

@@ -5,18 +5,6 @@ import * as sql from './sql.ts';
 import type { ExecutionContext, Operation } from './types.ts';
 import { submitToVendor } from './vendor.ts';
 
-/** How a process runs items: retries, leases and the bound on interrupted runs. */
-export interface ItemPolicy {
-  /** Provider attempts of an item whose failures are retryable. */
-  maxAttempts: number;
-  /** How long a claim holds the item without renewal; renewed at a third of it while running. */
-  leaseMs: number;
-  /** Runs that may end without an outcome (a crash, an outage) before the item is failed. */
-  maxInterruptions: number;
-  /** How long recording a finished item waits for an unavailable database. */
-  finishPatienceMs: number;
-}
-
 /** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
 export interface RunOptions {
   mayRetry: boolean;

@@ -72,20 +72,6 @@ export async function insertItems(db: Queryable, generationId: string, items: It
   );
 }
 
-/** Queues one graphile-worker job in the caller's transaction. */
-export async function addJob(
-  db: Queryable,
-  task: string,
-  payload: unknown,
-  options: { maxAttempts?: number; runAt?: Date; jobKey?: string } = {},
-): Promise<void> {
-  await db.query(
-    `select graphile_worker.add_job($1::text, $2::json, max_attempts => $3::int, run_at => $4::timestamptz,
-       job_key => $5::text)`,
-    [task, JSON.stringify(payload), options.maxAttempts ?? 25, options.runAt ?? null, options.jobKey ?? null],
-  );
-}
-
 /**
  * Queues one job per item of a generation, in the caller's transaction; `runAt` delays them (a
  * synchronous request runs its items itself and leaves the jobs as a safety net).

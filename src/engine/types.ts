@@ -1,12 +1,57 @@
+import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { MediaCatalog } from '../catalog/media-models.ts';
 import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
+import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { ImageRequest, Simulation, WorkItem } from '../providers/types.ts';
+import type { ImageRequest, ProviderFile, Simulation, WorkItem } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
-import type { StoredFile } from './finish.ts';
-import type { ItemPolicy } from './run-item.ts';
+
+/** A credit change as the engine asks for it: a charge is negative, a refund positive. */
+export interface EngineCreditChange {
+  teamId: string;
+  amount: number;
+  kind: 'charge' | 'refund';
+  reason: string;
+  generationId?: string | null;
+}
+
+/** A webhook to a team's URL about one of its generations. */
+export interface EngineWebhook {
+  teamId: string;
+  generationId: string;
+  url: string;
+  eventType: string;
+  data: unknown;
+}
+
+/**
+ * What the engine asks of the features above it (the ledger, the team's webhooks), given by the
+ * composition root: the engine imports none of the modules that build on it.
+ */
+export interface EngineServices {
+  /** Writes a credit change and its ledger row; refuses (402) a charge the balance cannot cover. */
+  changeCredits(db: Queryable, change: EngineCreditChange): Promise<unknown>;
+  /** Records a webhook delivery in the caller's transaction; its own jobs deliver it. */
+  enqueueWebhook(db: Queryable, webhook: EngineWebhook): Promise<void>;
+  /** The job task that delivers webhooks (the recovery sweep requeues stranded deliveries). */
+  webhookTask: string;
+  /** Queues the next attempt of a delivery. */
+  queueDeliveryAttempt(db: Queryable, deliveryId: string): Promise<void>;
+  /** The team's workspace a request names (404/403 when it is not the team's), or null. */
+  resolveWorkspace(db: Queryable, teamId: string, workspaceId: string | null | undefined): Promise<string | null>;
+  /** Stores the answer of a request under its Idempotency-Key claim, in the caller's transaction. */
+  completeIdempotencyKey(db: Queryable, claim: IdempotencyClaimOf, status: number, body: string): Promise<void>;
+  /** Ties the generation a synchronous request created to its claim (a retry finishes that one). */
+  recordClaimedGeneration(db: Queryable, claim: IdempotencyClaimOf, generationId: string): Promise<void>;
+}
+
+/** The Idempotency-Key claim a request holds (as the idempotency plugin puts it on the request). */
+type IdempotencyClaimOf = NonNullable<FastifyRequest['idempotency']>;
+
+/** What is known of a result once it is in our storage (its bytes are there, not here). */
+export type StoredFile = Omit<ProviderFile, 'data'>;
 
 /** One output a request asks for (batch N → N items). */
 export interface PlannedItem {
@@ -45,6 +90,8 @@ export interface CreatedGeneration {
 /** What an operation's executor gets on the worker. */
 export interface ExecutionContext {
   pool: pg.Pool;
+  /** The ledger and the webhooks, as the engine is given them. */
+  services: EngineServices;
   storage: Storage;
   catalog: ModelCatalog;
   media: MediaCatalog;

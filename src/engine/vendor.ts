@@ -3,6 +3,7 @@
 // worker while the vendor works. The result files are streamed from the vendor into our storage.
 import { extname } from 'node:path';
 import { type Queryable, withTransaction } from '../db/pool.ts';
+import { addJob } from '../db/sql.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
@@ -49,7 +50,7 @@ function firstPollDelay(ctx: ExecutionContext, providerId: string): number {
 
 /** Queues a poll of an item's vendor job after `delayMs`, replacing one already waiting. */
 export async function queuePoll(db: Queryable, itemId: string, delayMs: number): Promise<void> {
-  await sql.addJob(
+  await addJob(
     db,
     VENDOR_POLL_TASK,
     { item_id: itemId },
@@ -126,7 +127,7 @@ export async function submitToVendor(
   if (choice.kind === 'wait') {
     await withTransaction(ctx.pool, async (client) => {
       await sql.deferItem(client, item.id);
-      await sql.addJob(
+      await addJob(
         client,
         ITEM_TASK,
         { item_id: item.id },
@@ -341,7 +342,7 @@ async function failOrRetry(
   const delay = decision.action === 'retry' ? decision.delayMs : 0;
   await withTransaction(ctx.pool, async (client) => {
     await sql.recordItemFailure(client, item.id, decision.action === 'failover' ? current : undefined);
-    await sql.addJob(
+    await addJob(
       client,
       ITEM_TASK,
       { item_id: item.id },

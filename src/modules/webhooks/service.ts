@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { retryWhileUnavailable } from '../../db/errors.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { addJob } from '../../engine/sql.ts';
+import { addJob } from '../../db/sql.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetch.ts';
 import * as sql from './sql.ts';
