@@ -1,13 +1,7 @@
-import type { Static } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { lookupModel } from '../../catalog/lookup.ts';
 import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
-import type { Queryable } from '../../db/pool.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
-import type { GenerationPlan } from '../../engine/types.ts';
-import { invalidField } from '../../lib/errors.ts';
-import { INFLUENCER_IMAGE_CREDITS, planInfluencerImages } from '../influencers/image-plan.ts';
-import { requireReadyInfluencer } from '../influencers/service.ts';
+import { INFLUENCER_IMAGE_CREDITS } from '../influencers/image-plan.ts';
 import {
   FaceGenerateBody,
   FaceGenerateResponse,
@@ -16,14 +10,9 @@ import {
   ImageGenerateBody,
   ImageGenerateResponse,
 } from './schemas.ts';
+import { planFaceGenerate, planImageEdit, planImageGenerate } from './service.ts';
 
-const DEFAULT_STEPS = 28;
 const tags = ['Images'];
-
-/** A seed for a request that gave none (recorded, so its items stay reproducible on retry). */
-function randomSeed(): number {
-  return Math.floor(Math.random() * 4_294_967_296);
-}
 
 export default async function imageRoutes(app: App): Promise<void> {
   defineGenerationEndpoint(app, {
@@ -40,78 +29,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     body: ImageGenerateBody,
     response: ImageGenerateResponse,
     errors: [403, 404],
-    async plan({ catalog, pool }, body, teamId): Promise<GenerationPlan> {
-      if (body.influencer_id !== undefined) return planInfluencerRequest(pool, body, teamId);
-      const model = lookupModel(catalog.image, body.model ?? catalog.defaults.image.id, 'image');
-
-      const references = body.images ?? (body.init_image ? [body.init_image] : []);
-      const caps = model.capabilities;
-      if (references.length > 0 && !caps.image_to_image) {
-        throw invalidField(body.images ? 'images' : 'init_image', `model ${model.id} does not accept reference images`);
-      }
-      if (references.length > caps.max_reference_images && caps.image_to_image) {
-        throw invalidField('images', `model ${model.id} accepts at most ${caps.max_reference_images} reference images`);
-      }
-      if (references.length === 0 && !caps.text_to_image) {
-        throw invalidField('images', `model ${model.id} needs a reference image`);
-      }
-      if (body.negative_prompt && !caps.negative_prompt) {
-        throw invalidField('negative_prompt', `model ${model.id} does not take a negative prompt`);
-      }
-
-      let lora: { url: string; type: string } | null = null;
-      if (body.lora_url !== undefined) {
-        if (!caps.supports_lora)
-          throw invalidField('lora_url', `model ${model.id} does not support LoRA (supports_lora is false)`);
-        const type = body.lora_type ?? DEFAULT_LORA_TYPE;
-        if (!caps.lora_types?.includes(type)) {
-          throw invalidField('lora_type', `model ${model.id} accepts lora_type ${caps.lora_types?.join(', ')}`);
-        }
-        lora = { url: body.lora_url, type };
-      } else if (body.lora_type !== undefined) {
-        throw invalidField('lora_type', 'needs lora_url');
-      }
-
-      const aspectRatio = body.settings?.aspect_ratio ?? '1:1';
-      if (!(model.settings.aspect_ratios as string[]).includes(aspectRatio)) {
-        throw invalidField(
-          'settings.aspect_ratio',
-          `model ${model.id} supports ${model.settings.aspect_ratios.join(', ')}`,
-        );
-      }
-      const requestedSteps = body.settings?.num_inference_steps;
-      if (requestedSteps !== undefined && requestedSteps > model.settings.max_inference_steps) {
-        throw invalidField(
-          'settings.num_inference_steps',
-          `model ${model.id} takes at most ${model.settings.max_inference_steps}`,
-        );
-      }
-      const steps = requestedSteps ?? Math.min(DEFAULT_STEPS, model.settings.max_inference_steps);
-      const batch = body.batch ?? 1;
-      return {
-        operation: 'image.generate',
-        model: model.id,
-        input: {
-          prompt: body.prompt,
-          negative_prompt: body.negative_prompt ?? null,
-          aspect_ratio: aspectRatio,
-          steps,
-          references,
-          lora,
-        },
-        items: Array.from({ length: batch }, (_, position) => ({
-          type: 'image' as const,
-          price: model.price.credits_per_image,
-          input: { seed: position },
-        })),
-        estimatedSeconds: model.estimated_seconds,
-        webhookUrl: body.webhook ?? null,
-        urls: [
-          ...references.map((url, i) => ({ field: body.images ? `images[${i}]` : 'init_image', url })),
-          ...(lora ? [{ field: 'lora_url', url: lora.url }] : []),
-        ],
-      };
-    },
+    plan: planImageGenerate,
     respond: (created) => ({
       generation_id: created.id,
       status: created.status,
@@ -131,35 +49,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     body: FaceGenerateBody,
     response: FaceGenerateResponse,
     errors: [403, 404],
-    plan({ catalog }, body): GenerationPlan {
-      const batch = body.batch ?? 4;
-      const seed = body.seed ?? randomSeed();
-      // A seed-determined order of the face models, so a seed always picks the same models.
-      const models = [...catalog.face].sort(
-        (a, b) => ((hashSeed(a.id) ^ seed) >>> 0) - ((hashSeed(b.id) ^ seed) >>> 0) || a.id.localeCompare(b.id),
-      );
-      const chosen = models.slice(0, batch);
-      const traits = [body.gender, body.ethnicity, body.hair_color ? `${body.hair_color} hair` : undefined].filter(
-        Boolean,
-      );
-      return {
-        operation: 'image.face',
-        model: null,
-        input: {
-          prompt: body.prompt,
-          negative_prompt: body.negative_prompt ?? null,
-          traits,
-          seed,
-        },
-        items: chosen.map((model, position) => ({
-          type: 'image' as const,
-          model: model.id,
-          price: model.price.credits_per_image,
-          input: { seed: (seed + position) >>> 0 },
-        })),
-        estimatedSeconds: Math.max(...chosen.map((m) => m.estimated_seconds)),
-      };
-    },
+    plan: planFaceGenerate,
     respond: (created) => ({
       generation_id: created.id,
       status: created.status,
@@ -179,47 +69,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     body: ImageEditBody,
     response: ImageEditResponse,
     errors: [403, 404],
-    plan({ catalog }, body): GenerationPlan {
-      const model = lookupModel(catalog.edit, body.model ?? catalog.defaults.edit.id, 'edit');
-      if ((body.width === undefined) !== (body.height === undefined)) {
-        throw invalidField(body.width === undefined ? 'width' : 'height', 'width and height must be set together');
-      }
-      const additional = body.additional_images ?? [];
-      if (1 + additional.length > model.capabilities.max_reference_images) {
-        throw invalidField(
-          'additional_images',
-          `model ${model.id} takes at most ${model.capabilities.max_reference_images} images in total`,
-        );
-      }
-      let size: { width: number; height: number } | null = null;
-      if (body.width !== undefined && body.height !== undefined && model.capabilities.custom_dimensions) {
-        const { min_dimension: min, max_dimension: max } = model.settings;
-        for (const [field, value] of [
-          ['width', body.width],
-          ['height', body.height],
-        ] as const) {
-          if (value < min || value > max) throw invalidField(field, `model ${model.id} takes ${min}-${max} pixels`);
-        }
-        size = { width: body.width, height: body.height };
-      }
-      return {
-        operation: 'image.edit',
-        model: model.id,
-        input: {
-          prompt: body.prompt,
-          references: [body.image_url, ...additional],
-          size,
-          dimensions_ignored: body.width !== undefined && size === null,
-        },
-        items: [{ type: 'image', price: model.price.credits_per_image, input: { seed: 0 } }],
-        estimatedSeconds: model.estimated_seconds,
-        webhookUrl: body.webhook ?? null,
-        urls: [
-          { field: 'image_url', url: body.image_url },
-          ...additional.map((url, i) => ({ field: `additional_images[${i}]`, url })),
-        ],
-      };
-    },
+    plan: planImageEdit,
     respond: (created) => ({
       generation_id: created.id,
       status: created.status,
@@ -228,31 +78,4 @@ export default async function imageRoutes(app: App): Promise<void> {
       credits_used: created.creditsCharged,
     }),
   });
-}
-
-/** images/generate with influencer_id: the influencer (ready, 404 otherwise) replaces the model. */
-async function planInfluencerRequest(
-  pool: Queryable,
-  body: Static<typeof ImageGenerateBody>,
-  teamId: string,
-): Promise<GenerationPlan> {
-  const influencer = await requireReadyInfluencer(pool, teamId, body.influencer_id as string);
-  const references = body.images ?? (body.init_image ? [body.init_image] : []);
-  return planInfluencerImages(influencer, {
-    prompt: body.prompt,
-    negativePrompt: body.negative_prompt,
-    aspectRatio: body.settings?.aspect_ratio,
-    steps: body.settings?.num_inference_steps,
-    references: references.map((url, i) => ({ field: body.images ? `images[${i}]` : 'init_image', url })),
-    loraUrl: body.lora_url,
-    loraType: body.lora_type,
-    batch: body.batch,
-    webhook: body.webhook,
-  });
-}
-
-function hashSeed(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
 }

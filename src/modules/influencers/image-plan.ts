@@ -1,6 +1,7 @@
 import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS } from '../../catalog/models.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
+import type { GenerateInput } from '../images/inputs.ts';
 import type { InfluencerRow } from './sql.ts';
 
 /** Images of an influencer: credits per image (the LoRA flow costs more). */
@@ -45,7 +46,7 @@ export function planInfluencerImages(influencer: InfluencerRow, r: InfluencerIma
       lora,
       camera_style: r.cameraStyle ?? null,
       influencer_id: influencer.id,
-    },
+    } satisfies GenerateInput,
     items: Array.from({ length: r.batch ?? 1 }, (_, position) => ({
       type: 'image' as const,
       price: lora ? INFLUENCER_IMAGE_CREDITS.lora : INFLUENCER_IMAGE_CREDITS.standard,

@@ -1,13 +1,9 @@
-import { createHash } from 'node:crypto';
 import { type Static, Type } from 'typebox';
-import type { App, Deps } from '../../app-types.ts';
+import type { App } from '../../app-types.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
-import { probeUserMedia } from '../../engine/media-probe.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
+import { notFound } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
-import { requireInfluencer } from '../influencers/service.ts';
 import {
   VoiceCloneBody,
   VoiceCreated,
@@ -16,11 +12,8 @@ import {
   VoiceGenerateBody,
   VoiceListed,
 } from './schemas.ts';
+import { MAX_SAMPLE_SECONDS, planVoice, VOICE_CREDITS } from './service.ts';
 import { selectVoice, selectVoicesOfTeam, type VoiceRow } from './sql.ts';
-
-/** Credits of a voice: cloning analyses a sample, designing builds one from a description. */
-export const VOICE_CREDITS = { clone: 100, design: 50 } as const;
-const MAX_SAMPLE_SECONDS = 300;
 
 const tags = ['Voices'];
 
@@ -34,57 +27,6 @@ function listed(row: VoiceRow) {
     influencer_id: row.influencer_id,
     influencer_name: row.influencer_name,
     created_at: row.created_at.toISOString(),
-  };
-}
-
-interface VoiceRequest {
-  method: 'clone' | 'design';
-  audio_url?: string;
-  prompt?: string;
-  description?: string;
-  name?: string;
-  influencer_id?: string;
-}
-
-/** One plan for v1 (method in the body) and the v2 clone and design endpoints. */
-async function planVoice(deps: Deps, body: VoiceRequest, teamId: string): Promise<GenerationPlan> {
-  if (body.method === 'clone' && !body.audio_url) throw invalidField('audio_url', "is required when method is 'clone'");
-  if (body.method === 'design' && !body.prompt) throw invalidField('prompt', "is required when method is 'design'");
-  if (body.method === 'clone' && body.prompt) throw invalidField('prompt', "is for method 'design'");
-  if (body.method === 'design' && body.audio_url) throw invalidField('audio_url', "is for method 'clone'");
-  const influencer = body.influencer_id ? await requireInfluencer(deps.pool, teamId, body.influencer_id) : undefined;
-  if (body.audio_url) {
-    const sample = await probeUserMedia(deps, 'audio_url', body.audio_url, 'audio');
-    if (sample.durationSeconds > MAX_SAMPLE_SECONDS) {
-      throw invalidField(
-        'audio_url',
-        `is ${Math.round(sample.durationSeconds)} s; samples may be at most ${MAX_SAMPLE_SECONDS} s`,
-      );
-    }
-  }
-  const voiceId = newId('voice');
-  const type = body.method === 'clone' ? 'cloned' : 'designed';
-  const name =
-    body.name ??
-    (body.method === 'design'
-      ? (body.prompt ?? '').split(/\s+/).slice(0, 4).join(' ').slice(0, 60)
-      : `${influencer?.name ?? 'Cloned'} voice`);
-  return {
-    operation: 'voice.create',
-    model: body.method === 'clone' ? 'voice-clone-v1' : 'voice-design-v1',
-    input: {
-      voice_id: voiceId,
-      custom_voice_id: `sim_${createHash('sha256').update(voiceId).digest('hex').slice(0, 20)}`,
-      method: body.method,
-      type,
-      name,
-      description: body.method === 'design' ? (body.prompt ?? null) : (body.description ?? null),
-      audio_url: body.audio_url ?? null,
-      influencer_id: influencer?.id ?? null,
-    },
-    items: [{ type: 'audio', price: VOICE_CREDITS[body.method] }],
-    estimatedSeconds: 5,
-    urls: body.audio_url ? [{ field: 'audio_url', url: body.audio_url }] : [],
   };
 }
 

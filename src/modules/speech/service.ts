@@ -1,0 +1,78 @@
+// The rules and prices of this module's generation requests: each plan turns a validated
+// request into the work to charge for and run.
+
+import type { Static } from 'typebox';
+import { Type } from 'typebox';
+import type { Deps } from '../../app-types.ts';
+import { TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
+import type { GenerationPlan } from '../../engine/types.ts';
+import { Timestamp } from '../../lib/schemas.ts';
+import { resolveVoiceProfile } from '../voices/service.ts';
+import { WorkspaceIdField } from '../workspaces/schemas.ts';
+
+/** Text to speech costs a flat price per generation. */
+export const TTS_CREDITS = 25;
+
+export const TextToSpeechBody = Type.Object({
+  voice_id: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'A preset id or a voice of your team (GET /api/v2/voices)',
+  }),
+  text: Type.String({ minLength: 1, maxLength: 5000 }),
+  language: Type.Optional(Type.String({ pattern: '^[a-z]{2}$', description: "ISO 639-1; default 'en'" })),
+  speed: Type.Optional(Type.Number({ minimum: 0.6, maximum: 1.5, description: 'Default 1.0' })),
+  volume: Type.Optional(Type.Number({ minimum: 0.5, maximum: 2, description: 'Default 1.0' })),
+  emotion: Type.Optional(Type.Enum([...TTS_EMOTIONS], { description: "Default 'neutral'" })),
+  output_format: Type.Optional(Type.Enum([...TTS_FORMATS], { description: "Default 'mp3'" })),
+  workspace_id: Type.Optional(WorkspaceIdField),
+});
+
+export const TextToSpeechResponse = Type.Object({
+  generation_id: Type.String(),
+  status: Type.String({ examples: ['completed'] }),
+  audio_url: Type.String({ format: 'uri' }),
+  output_format: Type.String(),
+  duration_seconds: Type.Number(),
+  voice_id: Type.String(),
+  credits_used: Type.Number(),
+});
+
+export const V2Voice = Type.Object(
+  {
+    voice_id: Type.String(),
+    name: Type.String(),
+    description: Type.Union([Type.String(), Type.Null()]),
+    type: Type.Enum(['builtin', 'premium', 'cloned', 'designed']),
+    gender: Type.Union([Type.String(), Type.Null()]),
+    language: Type.Union([Type.String(), Type.Null()]),
+    preview_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    influencer_id: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'V2Voice', title: 'V2Voice' },
+);
+
+export async function planTextToSpeech(
+  deps: Deps,
+  body: Static<typeof TextToSpeechBody>,
+  teamId: string,
+): Promise<GenerationPlan> {
+  const profile = await resolveVoiceProfile(deps, teamId, body.voice_id);
+  return {
+    operation: 'speech.tts',
+    model: 'tts-v2',
+    input: {
+      voice_id: body.voice_id,
+      profile,
+      text: body.text,
+      language: body.language ?? 'en',
+      speed: body.speed ?? 1,
+      volume: body.volume ?? 1,
+      emotion: body.emotion ?? 'neutral',
+      format: body.output_format ?? 'mp3',
+    },
+    items: [{ type: 'audio', price: TTS_CREDITS }],
+    estimatedSeconds: 2,
+  };
+}
