@@ -423,6 +423,16 @@ describe('videos', () => {
       start_image_url: imageUrl,
     });
     assert.ok((await fetchAndProbe(spoken.url)).probe.hasAudio);
+    // Every emotion the endpoint offers is spoken, those that TTS names otherwise too.
+    for (const emotion of ['curious', 'frustrated', 'enthusiastic']) {
+      const felt = await generateAndWait(server, team.key, path, {
+        script: 'Is it really?',
+        model: scriptOnly.id,
+        start_image_url: imageUrl,
+        audio_settings: { emotion },
+      });
+      assert.ok((await fetchAndProbe(felt.url)).probe.hasAudio, emotion);
+    }
   });
 
   test('upscale multiplies the resolution, honours target_fps, and prices by output tier', async () => {

@@ -1,21 +1,24 @@
 // The voices and speech settings the API offers: the preset voice table (a voice is a
 // VoiceProfile: an eSpeak language and variant, a base pitch and a speaking rate), the TTS
 // emotions and output formats. Used by the API's validation and by whatever provider speaks.
+import { type Static, Type } from 'typebox';
 
-export interface VoiceProfile {
+/** A voice: an eSpeak language and variant, a base pitch and a speaking rate, and colouring. */
+export const VoiceProfile = Type.Object({
   /** eSpeak language and variant, "<language>+<variant>": "en-us+f3", "en-rp+m4", "fr+m1". */
-  voice: string;
+  voice: Type.String(),
   /** eSpeak base pitch, 0..99 (50 is the variant's natural pitch). */
-  pitch: number;
+  pitch: Type.Number(),
   /** Speaking rate in words per minute (eSpeak speaks 80..450). */
-  rate: number;
+  rate: Type.Number(),
   /** eSpeak amplitude, 0..200; default 100. */
-  amplitude?: number;
+  amplitude: Type.Optional(Type.Number()),
   /** Extra pause between words, in units of 10 ms; default 0. */
-  wordGap?: number;
+  wordGap: Type.Optional(Type.Number()),
   /** A colouring applied after synthesis: warm, bright, soft, breathy, raspy, resonant. */
-  timbre?: string;
-}
+  timbre: Type.Optional(Type.String()),
+});
+export type VoiceProfile = Static<typeof VoiceProfile>;
 
 export interface PresetVoice {
   id: string;

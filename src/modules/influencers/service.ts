@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.ts';
 import { selectLatestVoiceOfInfluencer } from '../voices/sql.ts';
 import { analyseImage, bestFullBody, generateName, type ImageAnalysis } from './analysis.ts';
 import { INFLUENCER_MODEL, planInfluencerImages } from './image-plan.ts';
-import type { TrainInput } from './inputs.ts';
+import type { TrainInput, VideoInput } from './inputs.ts';
 import type { CreateInfluencerBody, InfluencerGenerateBody, InfluencerVideoBody } from './schemas.ts';
 import { type InfluencerRow, selectInfluencer, selectInfluencerNames } from './sql.ts';
 
@@ -162,7 +162,7 @@ export async function planInfluencerVideo(
       aspect_ratio: body.aspect_ratio ?? '9:16',
       duration: seconds,
       voice: voice ? { id: voice.id, profile: voice.profile } : null,
-    },
+    } satisfies VideoInput,
     items: [
       { type: 'image', price: 0, input: { part: 'first_frame' } },
       { type: 'image', price: 0, input: { part: 'last_frame' } },

@@ -9,6 +9,7 @@ import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { AsyncAccepted, Prompt, Url, Webhook } from '../../lib/fields.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
+import type { Model3dInput } from './inputs.ts';
 
 export const Model3dBody = Type.Object({
   prompt: Prompt,
@@ -66,7 +67,7 @@ export function planModel3d({ media }: Deps, body: Static<typeof Model3dBody>): 
       t_pose: s.is_a_t_pose ?? false,
       pbr: s.enable_pbr ?? false,
       prompt_expansion: s.enable_prompt_expansion ?? false,
-    },
+    } satisfies Model3dInput,
     items: [{ type: 'model', price: mode === 'preview' ? model.price.preview : model.price.full }],
     estimatedSeconds: model.estimated_seconds,
     webhookUrl: body.webhook ?? null,

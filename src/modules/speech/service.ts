@@ -9,6 +9,7 @@ import type { GenerationPlan } from '../../engine/types.ts';
 import { Timestamp } from '../../lib/schemas.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
+import type { TtsInput } from './inputs.ts';
 
 /** Text to speech costs a flat price per generation. */
 export const TTS_CREDITS = 25;
@@ -71,7 +72,7 @@ export async function planTextToSpeech(
       volume: body.volume ?? 1,
       emotion: body.emotion ?? 'neutral',
       format: body.output_format ?? 'mp3',
-    },
+    } satisfies TtsInput,
     items: [{ type: 'audio', price: TTS_CREDITS }],
     estimatedSeconds: 2,
   };

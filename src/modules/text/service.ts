@@ -9,6 +9,7 @@ import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { countTokens, tokenCredits } from '../../lib/tokens.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
+import type { TextInput } from './inputs.ts';
 
 export const TextGenerateBody = Type.Object({
   prompt: Type.String({ minLength: 1, maxLength: 200_000 }),
@@ -56,7 +57,7 @@ export function planTextGenerate({ media }: Deps, body: Static<typeof TextGenera
       temperature: s.temperature ?? 0.7,
       max_tokens: maxTokens,
       price: model.price,
-    },
+    } satisfies TextInput,
     items: [{ type: 'text', price: tokenCredits(promptTokens + 16, maxTokens, model.price) }],
     estimatedSeconds: model.estimated_seconds,
   };

@@ -12,6 +12,15 @@ import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
 import { selectLatestVoiceOfInfluencer } from '../voices/sql.ts';
+import type {
+  LipsyncInput,
+  LoraInput,
+  MotionInput,
+  ReferenceInput,
+  TalkingHeadInput,
+  UpscaleInput,
+  VideoGenerateInput,
+} from './inputs.ts';
 import {
   type DeprecatedSeedvrBody,
   type DeprecatedTopazBody,
@@ -52,13 +61,13 @@ export function tierCreditsPerSecond(model: Upscaler, outputHeight: number): num
 export function upscalePlan(
   model: Upscaler,
   videoUrl: string,
-  input: Record<string, unknown>,
+  input: Omit<UpscaleInput, 'video_url'>,
   price: number,
 ): GenerationPlan {
   return {
     operation: 'video.upscale',
     model: model.id,
-    input: { video_url: videoUrl, ...input },
+    input: { video_url: videoUrl, ...input } satisfies UpscaleInput,
     items: [{ type: 'video', price }],
     estimatedSeconds: model.estimated_seconds,
     urls: [{ field: 'video_url', url: videoUrl }],
@@ -102,7 +111,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
   }
   let resolution: string = model.settings.resolution;
   let price = credits(model.price.credits_per_second, duration);
-  let family: Record<string, unknown> | null = null;
+  let family: VideoGenerateInput['family'] = null;
   if (model.provider_family) {
     const provider = s.provider ?? media.video_providers[0]?.id;
     const known = media.video_providers.find((p) => p.id === provider);
@@ -116,7 +125,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
     }
     resolution = quality === 'high' ? '1080p' : '720p';
     price = credits(FAMILY_PRICE[quality], duration);
-    family = { provider, quality, remove_watermark: removeWatermark };
+    family = { provider: known.id, quality, remove_watermark: removeWatermark };
   }
   return {
     operation: 'video.generate',
@@ -130,7 +139,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
       first_frame_image: body.first_frame_image ?? null,
       native_audio: model.capabilities.native_audio,
       family,
-    },
+    } satisfies VideoGenerateInput,
     items: [{ type: 'video', price }],
     estimatedSeconds: model.estimated_seconds,
     webhookUrl: body.webhook ?? null,
@@ -160,7 +169,11 @@ export async function planLipsync(
   return {
     operation: 'video.lipsync',
     model: model.id,
-    input: { video_url: body.video_url, audio_url: body.audio_url, attached_to: body.generation_id ?? null },
+    input: {
+      video_url: body.video_url,
+      audio_url: body.audio_url,
+      attached_to: body.generation_id ?? null,
+    } satisfies LipsyncInput,
     items: [{ type: 'video', price: credits(model.price.credits_per_second, video.durationSeconds) }],
     estimatedSeconds: model.estimated_seconds,
     urls: [
@@ -196,7 +209,7 @@ export async function planMotionControl(deps: Deps, body: Static<typeof MotionCo
       prompt: body.prompt ?? null,
       orientation,
       element: body.element ?? null,
-    },
+    } satisfies MotionInput,
     items: [{ type: 'video', price: credits(MOTION_CONTROL_CREDITS_PER_SECOND, reference.durationSeconds) }],
     estimatedSeconds: 120,
     urls: [
@@ -318,7 +331,7 @@ export async function planReferenceToVideo(
       voice_id: body.voice_id ?? null,
       voice_profile: voiceProfile,
       native_audio: model.native_audio,
-    },
+    } satisfies ReferenceInput,
     items: [{ type: 'video', price: credits(model.price.credits_per_second, total) }],
     estimatedSeconds: model.estimated_seconds,
     urls: urlFields,
@@ -378,7 +391,7 @@ export async function planTalkingHead(
   const influencer = body.influencer_id
     ? await requireReadyInfluencer(deps.pool, teamId, body.influencer_id)
     : undefined;
-  let voice: { id: string; profile: Record<string, unknown> } | null = null;
+  let voice: TalkingHeadInput['voice'] = null;
   if (mode === 'generate' && model.needs_audio && influencer) {
     const latest = await selectLatestVoiceOfInfluencer(deps.pool, influencer.id);
     if (!latest) {
@@ -425,7 +438,7 @@ export async function planTalkingHead(
       sheet_based: sheet,
       static_camera: sheet ? staticCamera : null,
       camera_motion_prompt: body.camera_motion_prompt ?? null,
-    },
+    } satisfies TalkingHeadInput,
     items: [{ type: 'video', price: credits(model.price.credits_per_second, duration) }],
     estimatedSeconds: model.estimated_seconds,
     urls: [
@@ -584,7 +597,7 @@ export async function planLoraVideo(
       prompt_expansion: s.enable_prompt_expansion ?? false,
       seed: s.seed ?? 0,
       influencer_id: body.influencer_id ?? null,
-    },
+    } satisfies LoraInput,
     items: [{ type: 'video', price: credits(LORA_VIDEO_CREDITS_PER_SECOND[resolution], seconds) }],
     estimatedSeconds: seconds * 6,
     urls: [

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../app-types.ts';
-import { PRESET_VOICES } from '../../catalog/voices.ts';
+import { PRESET_VOICES, type VoiceProfile } from '../../catalog/voices.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
@@ -14,9 +14,9 @@ export async function resolveVoiceProfile(
   deps: Pick<Deps, 'pool'>,
   teamId: string,
   voiceId: string,
-): Promise<Record<string, unknown>> {
+): Promise<VoiceProfile> {
   const preset = PRESET_VOICES.find((p) => p.id === voiceId);
-  if (preset) return preset.profile as unknown as Record<string, unknown>;
+  if (preset) return preset.profile;
   const voice = await selectVoice(deps.pool, voiceId);
   if (!voice || voice.team_id !== teamId) throw notFound('Voice', voiceId);
   return voice.profile;

@@ -1,3 +1,4 @@
+import type { VoiceProfile } from '../../catalog/voices.ts';
 import type { Queryable } from '../../db/pool.ts';
 
 export interface VoiceRow {
@@ -10,7 +11,8 @@ export interface VoiceRow {
   custom_voice_id: string;
   influencer_id: string | null;
   influencer_name: string | null;
-  profile: Record<string, unknown>;
+  /** The voice as a provider speaks it (built when the voice was made). */
+  profile: VoiceProfile;
   created_at: Date;
 }
 

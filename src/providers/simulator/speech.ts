@@ -40,7 +40,7 @@ export interface SpeechOptions {
   /** 0.5..2, output gain. */
   volume?: number;
   /** The emotion of the whole text; `[excited]`-style tags in the text switch it for what follows. */
-  emotion?: TtsEmotion;
+  emotion?: TtsEmotion | string;
   /** ISO 639-1 code (or an English language name); languages eSpeak lacks fall back to English. */
   language?: string;
   /** Default mp3. */
@@ -582,12 +582,21 @@ const EMOTION_ALIASES: Record<string, TtsEmotion> = {
   surprise: 'surprised',
   shocked: 'surprised',
   enthusiastic: 'excited',
+  curious: 'surprised',
+  frustrated: 'angry',
   soothing: 'calm',
   relaxed: 'calm',
   gentle: 'calm',
   normal: 'neutral',
   default: 'neutral',
 };
+/** The TTS emotion of a name: itself, an alias (`enthusiastic` → excited), else neutral. */
+export function ttsEmotion(name: string): TtsEmotion {
+  return (TTS_EMOTIONS as readonly string[]).includes(name)
+    ? (name as TtsEmotion)
+    : (EMOTION_ALIASES[name] ?? 'neutral');
+}
+
 const PAUSE_TAGS = new Set(['pause', 'break', 'silence', 'long pause', 'short pause', 'beat']);
 const MAX_PAUSE_SECONDS = 30;
 /** `[tag]`, `[tag:value]` and MiniMax-style `<#1.5#>` pauses. */
@@ -800,7 +809,7 @@ export async function synthesizeSpeech(
   const volume = clamp(opts.volume ?? 1, 0.1, 4);
   const base = parseVoice(profile.voice);
   const language = languageFor(base.language, opts.language);
-  const segments = parseScript(text, opts.emotion ?? 'neutral');
+  const segments = parseScript(text, ttsEmotion(opts.emotion ?? 'neutral'));
   if (!segments.some((s) => s.kind === 'text') && !segments.some((s) => s.kind === 'pause' && s.seconds > 0)) {
     throw new ProviderError('There is no text to speak', false);
   }

@@ -2,7 +2,7 @@
 
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
-import type { TrainInput } from '../../../modules/influencers/inputs.ts';
+import type { TrainInput, VideoInput } from '../../../modules/influencers/inputs.ts';
 import type { Simulation, SimulatorContext } from '../../types.ts';
 import { simulateProviderCall } from '../common.ts';
 import { renderImage } from '../images.ts';
@@ -26,16 +26,6 @@ const train: Simulation = async (ctx, item) => {
   });
 };
 
-interface VideoInput {
-  prompt: string;
-  dialog: string | null;
-  shot: { opening: string; closing: string; motion: string };
-  references: string[];
-  aspect_ratio: '16:9' | '9:16';
-  duration: number;
-  voice: { id: string; profile: VoiceProfile } | null;
-}
-
 async function renderFrame(ctx: SimulatorContext, r: VideoInput, which: 'opening' | 'closing', model: string) {
   const references = await Promise.all(r.references.map((u) => ctx.fetchMedia(u)));
   const { width, height } = videoDimensions(r.aspect_ratio, '720p');
@@ -47,7 +37,7 @@ async function renderFrame(ctx: SimulatorContext, r: VideoInput, which: 'opening
  * between them with its audio; with a voice the audio is spoken in (converted to) that voice.
  */
 const video: Simulation = async (ctx, item) => {
-  const r = item.request as unknown as VideoInput;
+  const r = item.request as VideoInput;
   const part = item.input.part;
   await simulateProviderCall([r.prompt, r.dialog], ctx.simulatorDelayMs, ctx.signal);
   const model = item.model ?? '';

@@ -1,23 +1,12 @@
 // The simulator's 3D models.
 
+import type { Model3dInput } from '../../../modules/models3d/inputs.ts';
 import type { Simulation } from '../../types.ts';
 import { simulateProviderCall } from '../common.ts';
 import { renderGlb } from '../model3d.ts';
 
-interface Model3dInput {
-  prompt: string;
-  init_image: string | null;
-  mode: 'preview' | 'full';
-  art_style: string;
-  topology: 'triangle' | 'quad';
-  target_polycount: number;
-  symmetry: 'auto' | 'on' | 'off';
-  t_pose: boolean;
-  pbr: boolean;
-}
-
 const generate: Simulation = async (ctx, item) => {
-  const r = item.request as unknown as Model3dInput;
+  const r = item.request as Model3dInput;
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
   const reference = r.init_image ? await ctx.fetchMedia(r.init_image) : undefined;
   const { faces, triangles, ...file } = await renderGlb({

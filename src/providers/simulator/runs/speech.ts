@@ -1,21 +1,10 @@
-// The simulator's text to speech.
-import type { TtsEmotion, TtsFormat, VoiceProfile } from '../../../catalog/voices.ts';
+import type { TtsInput } from '../../../modules/speech/inputs.ts';
 import type { Simulation } from '../../types.ts';
 import { simulateProviderCall } from '../common.ts';
 import { synthesizeSpeech } from '../speech.ts';
 
-interface TtsInput {
-  profile: VoiceProfile;
-  text: string;
-  language: string;
-  speed: number;
-  volume: number;
-  emotion: TtsEmotion;
-  format: TtsFormat;
-}
-
 const tts: Simulation = async (ctx, item) => {
-  const r = item.request as unknown as TtsInput;
+  const r = item.request as TtsInput;
   await simulateProviderCall([r.text], ctx.simulatorDelayMs, ctx.signal);
   const speech = await synthesizeSpeech(r.text, r.profile, {
     speed: r.speed,

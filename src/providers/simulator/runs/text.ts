@@ -1,19 +1,12 @@
 // The simulator's text.
 import { tokenCredits } from '../../../lib/tokens.ts';
+import type { TextInput } from '../../../modules/text/inputs.ts';
 import type { Simulation } from '../../types.ts';
 import { simulateProviderCall } from '../common.ts';
 import { generateText } from '../text.ts';
 
-interface TextInput {
-  prompt: string;
-  system_prompt: string | null;
-  temperature: number;
-  max_tokens: number;
-  price: { input_per_1k: number; output_per_1k: number };
-}
-
 const generate: Simulation = async (ctx, item) => {
-  const r = item.request as unknown as TextInput;
+  const r = item.request as TextInput;
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
   const out = generateText({
     prompt: r.prompt,

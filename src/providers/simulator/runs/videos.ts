@@ -1,6 +1,15 @@
 // The simulator's videos.
-import { PRESET_VOICES, type TtsEmotion, type VoiceProfile } from '../../../catalog/voices.ts';
+import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
 import { probeMedia } from '../../../lib/ffmpeg.ts';
+import type {
+  LipsyncInput,
+  LoraInput,
+  MotionInput,
+  ReferenceInput,
+  TalkingHeadInput,
+  UpscaleInput,
+  VideoGenerateInput,
+} from '../../../modules/videos/inputs.ts';
 import type { Simulation, WorkItem } from '../../types.ts';
 import { renderMusic } from '../audio.ts';
 import { simulateProviderCall } from '../common.ts';
@@ -16,28 +25,25 @@ import {
   videoDimensions,
 } from '../video.ts';
 
-type Input = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-
 async function seedOf(item: WorkItem): Promise<number> {
   return Number(item.input.seed ?? 0);
 }
 
 /** The voice a script is spoken with: a stored profile, or the first built-in preset. */
-function profileOf(value: unknown): VoiceProfile {
-  return (value as VoiceProfile | null) ?? (PRESET_VOICES[0]?.profile as VoiceProfile);
+function profileOf(value: VoiceProfile | null | undefined): VoiceProfile {
+  return value ?? (PRESET_VOICES[0]?.profile as VoiceProfile);
 }
 
 const generate: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
-  await simulateProviderCall([str(r.prompt)], ctx.simulatorDelayMs, ctx.signal, item.position);
-  const { width, height } = videoDimensions(str(r.aspect_ratio), str(r.resolution));
-  const duration = Number(r.duration);
-  const startFrame = r.first_frame_image ? await ctx.fetchMedia(str(r.first_frame_image)) : undefined;
+  const r = item.request as VideoGenerateInput;
+  await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
+  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
+  const duration = r.duration;
+  const startFrame = r.first_frame_image ? await ctx.fetchMedia(r.first_frame_image) : undefined;
   const audio = r.native_audio
     ? (
         await renderMusic({
-          title: str(r.prompt),
+          title: r.prompt,
           style: 'cinematic ambient',
           instrumental: true,
           seed: await seedOf(item),
@@ -47,13 +53,13 @@ const generate: Simulation = async (ctx, item) => {
       ).data
     : undefined;
   return renderVideo({
-    prompt: str(r.prompt),
+    prompt: r.prompt,
     seed: await seedOf(item),
     model: item.model ?? '',
     width,
     height,
     durationSeconds: duration,
-    fps: Number(r.fps),
+    fps: r.fps,
     startFrame,
     audio,
     variant: r.family ? JSON.stringify(r.family) : undefined,
@@ -61,16 +67,16 @@ const generate: Simulation = async (ctx, item) => {
 };
 
 const lipsync: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
+  const r = item.request as LipsyncInput;
   await simulateProviderCall([], ctx.simulatorDelayMs, ctx.signal);
-  const [video, audio] = await Promise.all([ctx.fetchMedia(str(r.video_url)), ctx.fetchMedia(str(r.audio_url))]);
+  const [video, audio] = await Promise.all([ctx.fetchMedia(r.video_url), ctx.fetchMedia(r.audio_url)]);
   return replaceAudio(video, audio);
 };
 
 const motion: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
-  await simulateProviderCall([str(r.prompt)], ctx.simulatorDelayMs, ctx.signal);
-  const [reference, image] = await Promise.all([ctx.fetchMedia(str(r.video_url)), ctx.fetchMedia(str(r.image_url))]);
+  const r = item.request as MotionInput;
+  await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
+  const [reference, image] = await Promise.all([ctx.fetchMedia(r.video_url), ctx.fetchMedia(r.image_url)]);
   const probe = await probeMedia(reference);
   // Even dimensions for H.264, at most 1080 on the long side.
   const scale = Math.min(1, 1080 / Math.max(probe.width ?? 720, probe.height ?? 720));
@@ -78,25 +84,19 @@ const motion: Simulation = async (ctx, item) => {
   return transferMotion(reference, image, { width: even(probe.width ?? 720), height: even(probe.height ?? 720) });
 };
 
-interface Shot {
-  prompt: string;
-  start: number;
-  duration: number;
-}
-
 const reference: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
-  const shots = r.shots as Shot[];
-  await simulateProviderCall([str(r.prompt), ...shots.map((s) => s.prompt)], ctx.simulatorDelayMs, ctx.signal);
-  const { width, height } = videoDimensions(str(r.aspect_ratio), str(r.resolution));
-  const frames = r.frames as { start: string | null; end: string | null };
-  const references = await Promise.all((r.reference_images as string[]).map((u) => ctx.fetchMedia(u)));
+  const r = item.request as ReferenceInput;
+  const shots = r.shots;
+  await simulateProviderCall([r.prompt, ...shots.map((s) => s.prompt)], ctx.simulatorDelayMs, ctx.signal);
+  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
+  const frames = r.frames;
+  const references = await Promise.all(r.reference_images.map((u) => ctx.fetchMedia(u)));
   const start = frames.start ? await ctx.fetchMedia(frames.start) : references[0];
   const end = frames.end ? await ctx.fetchMedia(frames.end) : undefined;
   let audio: Buffer | undefined;
   if (r.script) {
     // Native audio voices the script; the others get it by voice conversion after the video.
-    const speech = await synthesizeSpeech(str(r.script), profileOf(r.voice_profile), { format: 'wav' });
+    const speech = await synthesizeSpeech(r.script, profileOf(r.voice_profile), { format: 'wav' });
     audio = speech.data;
   }
   const seed = await seedOf(item);
@@ -122,16 +122,16 @@ const reference: Simulation = async (ctx, item) => {
 };
 
 const talkingHead: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
-  await simulateProviderCall([str(r.script)], ctx.simulatorDelayMs, ctx.signal);
-  const { width, height } = videoDimensions(str(r.aspect_ratio), str(r.resolution));
-  const settings = r.audio as { speed: number; volume: number; emotion: TtsEmotion; language: string };
-  const voice = r.voice as { profile: VoiceProfile } | null;
+  const r = item.request as TalkingHeadInput;
+  await simulateProviderCall([r.script], ctx.simulatorDelayMs, ctx.signal);
+  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
+  const settings = r.audio;
+  const voice = r.voice;
   const audio =
     r.mode === 'upload'
-      ? await ctx.fetchMedia(str(r.audio_url))
+      ? await ctx.fetchMedia(r.audio_url ?? '')
       : (
-          await synthesizeSpeech(str(r.script), profileOf(voice?.profile), {
+          await synthesizeSpeech(r.script ?? '', profileOf(voice?.profile), {
             speed: settings.speed,
             volume: settings.volume,
             emotion: settings.emotion,
@@ -141,12 +141,12 @@ const talkingHead: Simulation = async (ctx, item) => {
         ).data;
   let image: Buffer;
   if (r.start_image_url) {
-    image = await ctx.fetchMedia(str(r.start_image_url));
+    image = await ctx.fetchMedia(r.start_image_url);
   } else {
-    const template = r.template as { id: string; angle: string } | null;
+    const template = r.template;
     image = (
       await renderImage({
-        prompt: `${template?.id ?? 'studio'} ${template?.angle ?? ''} ${str(r.script)}`,
+        prompt: `${template?.id ?? 'studio'} ${template?.angle ?? ''} ${r.script ?? ''}`,
         seed: await seedOf(item),
         width,
         height,
@@ -154,32 +154,32 @@ const talkingHead: Simulation = async (ctx, item) => {
       })
     ).data;
   }
-  return talkingHeadVideo(image, audio, { width, height, fps: 25, maxDurationSeconds: Number(r.duration) });
+  return talkingHeadVideo(image, audio, { width, height, fps: 25, maxDurationSeconds: r.duration });
 };
 
 const upscale: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
+  const r = item.request as UpscaleInput;
   await simulateProviderCall([], ctx.simulatorDelayMs, ctx.signal);
-  const video = await ctx.fetchMedia(str(r.video_url));
+  const video = await ctx.fetchMedia(r.video_url);
   return upscaleVideo(video, {
-    factor: Number(r.factor),
+    factor: r.factor,
     targetFps: typeof r.target_fps === 'number' ? r.target_fps : undefined,
   });
 };
 
 const lora: Simulation = async (ctx, item) => {
-  const r = item.request as Input;
-  await simulateProviderCall([str(r.prompt)], ctx.simulatorDelayMs, ctx.signal);
-  const { width, height } = videoDimensions(str(r.aspect_ratio), str(r.resolution));
-  const startFrame = r.image_url ? await ctx.fetchMedia(str(r.image_url)) : undefined;
+  const r = item.request as LoraInput;
+  await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
+  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
+  const startFrame = r.image_url ? await ctx.fetchMedia(r.image_url) : undefined;
   return renderVideo({
-    prompt: str(r.prompt),
+    prompt: r.prompt,
     seed: Number(r.seed ?? 0),
     model: item.model ?? '',
     width,
     height,
-    durationSeconds: Number(r.num_frames) / Number(r.fps),
-    fps: Number(r.fps),
+    durationSeconds: r.num_frames / r.fps,
+    fps: r.fps,
     startFrame,
     variant: JSON.stringify(r.loras),
   });

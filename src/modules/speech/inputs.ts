@@ -1,0 +1,17 @@
+// The normalised request of text to speech, as its plan stores it and as whatever serves it
+// reads it.
+import { type Static, Type } from 'typebox';
+import { TTS_EMOTIONS, TTS_FORMATS, VoiceProfile } from '../../catalog/voices.ts';
+
+export const TtsInput = Type.Object({
+  voice_id: Type.String(),
+  /** The voice to speak with (a preset's, or the team's own voice's). */
+  profile: VoiceProfile,
+  text: Type.String(),
+  language: Type.String(),
+  speed: Type.Number(),
+  volume: Type.Number(),
+  emotion: Type.Enum([...TTS_EMOTIONS]),
+  format: Type.Enum([...TTS_FORMATS]),
+});
+export type TtsInput = Static<typeof TtsInput>;

@@ -1,0 +1,12 @@
+// The normalised request of text generation, as its plan stores it and as whatever serves it
+// reads it: the model's price comes along, so the answer is settled to the tokens really used.
+import { type Static, Type } from 'typebox';
+
+export const TextInput = Type.Object({
+  prompt: Type.String(),
+  system_prompt: Type.Union([Type.String(), Type.Null()]),
+  temperature: Type.Number(),
+  max_tokens: Type.Integer(),
+  price: Type.Object({ input_per_1k: Type.Number(), output_per_1k: Type.Number() }),
+});
+export type TextInput = Static<typeof TextInput>;
