@@ -51,7 +51,17 @@ describe('images through fal.ai, finished by its webhooks', () => {
     const sent = fal.submissions.filter((s) => s.input.prompt === 'a red fox in the snow');
     assert.equal(sent.length, 2, 'one vendor job per item, none twice');
     assert.equal(sent[0]?.endpoint, 'fal-ai/flux/schnell');
-    assert.equal(sent[0]?.webhookUrl, `${server.url}/webhooks/providers/fal`);
+    const [firstItem] = (
+      await server.pool.query<{ id: string }>(
+        'select id from generation_items where generation_id = $1 order by position',
+        [created.body.generation_id],
+      )
+    ).rows;
+    assert.equal(
+      sent.find((s) => s.webhookUrl?.endsWith(`=${firstItem?.id}`))?.webhookUrl,
+      `${server.url}/webhooks/providers/fal?item=${firstItem?.id}`,
+      'the webhook URL names the item',
+    );
     assert.deepEqual(Object.keys(sent[0]?.input ?? {}).sort(), [
       'enable_safety_checker',
       'image_size',
@@ -78,6 +88,23 @@ describe('images through fal.ai, finished by its webhooks', () => {
     );
     assert.equal(rows.length, 2);
     assert.ok(rows.every((r) => r.provider === 'fal' && r.outcome === 'completed' && r.vendor_request_id));
+  });
+
+  test('a webhook that arrives before the submit is answered still finishes the item at once', async () => {
+    const created = await generate(server, team, { prompt: 'instant [fal:webhook-first]', model: 'flux-1-schnell' });
+    assert.equal(created.status, 200, created.text);
+    const started = Date.now();
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    // The safety-net poll is VENDOR_POLL_MAX_MS (60 s) away: only the early webhook can be this quick.
+    assert.ok(Date.now() - started < 5000, `completed after ${Date.now() - started} ms`);
+    const sent = fal.webhooks.filter((w) => w.body.includes('instant [fal:webhook-first]'));
+    assert.equal(sent.length, 1);
+    assert.ok(
+      (fal.submissions.find((s) => s.input.prompt === 'instant [fal:webhook-first]')?.webhookUrl ?? '').includes(
+        '?item=',
+      ),
+    );
   });
 
   test('images/edit sends the image to edit to the model’s fal endpoint', async () => {

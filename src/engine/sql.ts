@@ -528,7 +528,7 @@ export async function markSubmitting(
   const { rowCount } = await db.query(
     `with item as (
        update generation_items set provider = $2::text, vendor_endpoint = $3::text, vendor_state = 'submitting',
-         vendor_handle = null, vendor_request_id = null, updated_at = now()
+         vendor_handle = null, vendor_request_id = null, vendor_webhook_at = null, updated_at = now()
        where id = $1::text and status = 'PROCESSING'
        returning id, generation_id
      )
@@ -548,17 +548,34 @@ export async function markAccepted(
   itemId: string,
   handle: Record<string, string | number | null>,
   vendorRequestId: string,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
+): Promise<{ webhookArrived: boolean } | undefined> {
+  const { rows } = await db.query<{ webhook_arrived: boolean }>(
     `with item as (
        update generation_items set vendor_state = 'accepted', vendor_handle = $2::jsonb, vendor_request_id = $3::text,
          vendor_accepted_at = now(), lease_expires_at = null, updated_at = now()
        where id = $1::text and status = 'PROCESSING' and vendor_state = 'submitting'
-       returning id
+       returning id, vendor_webhook_at is not null as webhook_arrived
+     ), attempt as (
+       update item_attempts a set vendor_request_id = $3::text
+       from item where a.item_id = item.id and a.finished_at is null
      )
-     update item_attempts a set vendor_request_id = $3::text
-     from item where a.item_id = item.id and a.finished_at is null`,
+     select webhook_arrived from item`,
     [itemId, JSON.stringify(handle), vendorRequestId],
+  );
+  return rows[0] ? { webhookArrived: rows[0].webhook_arrived } : undefined;
+}
+
+/**
+ * Marks an item whose submit has not recorded the vendor's answer yet, when the vendor's webhook
+ * comes first: recording the answer then polls at once. False when the item is not (or no longer)
+ * waiting for that answer. Run it on its own, before looking the item up by the vendor's request
+ * id: the row lock orders it with `markAccepted`, and the look-up after it sees what that wrote.
+ */
+export async function markEarlyWebhook(db: Queryable, itemId: string, provider: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update generation_items set vendor_webhook_at = now()
+     where id = $1::text and provider = $2::text and status = 'PROCESSING' and vendor_state = 'submitting'`,
+    [itemId, provider],
   );
   return (rowCount ?? 0) > 0;
 }
@@ -613,7 +630,8 @@ export async function selectItemByVendorRequest(
   vendorRequestId: string,
 ): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
-    'select id from generation_items where provider = $1::text and vendor_request_id = $2::text',
+    `select id from generation_items
+     where provider = $1::text and vendor_request_id = $2::text and status in ('QUEUED', 'PROCESSING')`,
     [provider, vendorRequestId],
   );
   return rows[0]?.id;

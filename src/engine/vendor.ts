@@ -48,6 +48,15 @@ function firstPollDelay(ctx: ExecutionContext, providerId: string): number {
   return ctx.vendorWebhookUrl(providerId) ? ctx.poll.maxMs : ctx.poll.minMs;
 }
 
+/**
+ * The webhook URL a vendor is given for one item: it names the item, so a webhook that arrives
+ * before the vendor's answer to the submit has been recorded still finds it.
+ */
+function webhookUrlFor(ctx: ExecutionContext, providerId: string, itemId: string): string | undefined {
+  const url = ctx.vendorWebhookUrl(providerId);
+  return url ? `${url}?item=${encodeURIComponent(itemId)}` : undefined;
+}
+
 /** Queues a poll of an item's vendor job after `delayMs`, replacing one already waiting. */
 export async function queuePoll(db: Queryable, itemId: string, delayMs: number): Promise<void> {
   await addJob(
@@ -144,7 +153,7 @@ export async function submitToVendor(
       endpoint: route.endpoint,
       input: choice.picked.map(work.request),
       idempotencyKey: item.id,
-      webhookUrl: ctx.vendorWebhookUrl(provider.id),
+      webhookUrl: webhookUrlFor(ctx, provider.id, item.id),
       signal: ctx.signal,
     });
   } catch (err) {
@@ -165,9 +174,8 @@ export async function submitToVendor(
     return;
   }
   await withTransaction(ctx.pool, async (client) => {
-    if (await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId)) {
-      await queuePoll(client, item.id, firstPollDelay(ctx, provider.id));
-    }
+    const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
+    if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider.id));
   });
 }
 

@@ -4,7 +4,8 @@
 // the public key at /.well-known/jwks.json). Tests pick a behaviour with a tag in the prompt:
 // [fal:422] [fal:429] [fal:500] [fal:malformed] [fal:error] [fal:504-user] [fal:content-policy]
 // [fal:echo-key] [fal:private-url] (the result file on another loopback server) [fal:wrong-type]
-// (an HTML result); `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
+// (an HTML result) [fal:webhook-first] (the job's webhook is sent, and answered, before the
+// submit is answered: a job that ends at once); `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -255,6 +256,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         submittedAt,
       };
       jobs.set(job.id, job);
+      if (tagOf(input) === 'webhook-first') await finish(job);
       const links = `${base}/${app}/requests/${job.id}`;
       json(res, 200, {
         status: 'IN_QUEUE',
@@ -266,7 +268,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         cancel_url: `${links}/cancel`,
       });
       if (holding) held.add(job.id);
-      else if (webhookUrl) setTimeout(() => void finish(job), 20);
+      else if (webhookUrl && !job.finished) setTimeout(() => void finish(job), 20);
     })().catch((err: unknown) => {
       if (!res.headersSent) json(res, 500, { detail: String(err) });
     });

@@ -4,6 +4,15 @@ import { errorResponses } from '../../lib/schemas.ts';
 import { handleProviderWebhook } from './service.ts';
 
 const Params = Type.Object({ provider: Type.String({ minLength: 1, maxLength: 40 }) });
+const Query = Type.Object(
+  {
+    item: Type.Optional(
+      Type.String({ maxLength: 64, description: 'The item the job serves, as the URL given to the vendor names it' }),
+    ),
+    // What else a vendor adds to the URL is not ours to refuse.
+  },
+  { additionalProperties: true },
+);
 const Ack = Type.Object({ received: Type.Boolean() });
 
 /**
@@ -24,12 +33,13 @@ export default async function providerWebhookRoutes(app: App): Promise<void> {
           tags: ['Providers'],
           summary: "A vendor's completion webhook (fal.ai: Ed25519-signed)",
           params: Params,
+          querystring: Query,
           response: { 200: Ack, ...errorResponses(401, 404) },
         },
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        await handleProviderWebhook(app.deps, request.params.provider, request.headers, body);
+        await handleProviderWebhook(app.deps, request.params.provider, request.query.item, request.headers, body);
         return { received: true };
       },
     );

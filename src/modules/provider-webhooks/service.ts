@@ -7,11 +7,14 @@ import { WebhookRejectedError } from '../../providers/types.ts';
 /**
  * Verifies a vendor's webhook and has the job's item looked at now: a poll job (replacing the one
  * waiting) reads the outcome from the vendor and records it once, whichever of the webhook and
- * the scheduled polls comes first. A webhook for a job we do not know is acknowledged and ignored.
+ * the scheduled polls comes first. `itemId` is the item the webhook URL names: when its submit
+ * has not recorded the vendor's answer yet, the item is marked and recording the answer polls at
+ * once. A webhook for a job we do not know is acknowledged and ignored.
  */
 export async function handleProviderWebhook(
   deps: Pick<Deps, 'pool' | 'providers'>,
   providerId: string,
+  itemId: string | undefined,
   headers: Record<string, string | string[] | undefined>,
   rawBody: Buffer,
 ): Promise<void> {
@@ -24,6 +27,7 @@ export async function handleProviderWebhook(
     if (err instanceof WebhookRejectedError) throw new AppError('unauthorized', `Webhook refused: ${err.message}`);
     throw err;
   }
-  const itemId = await engineSql.selectItemByVendorRequest(deps.pool, providerId, vendorRequestId);
-  if (itemId) await queuePoll(deps.pool, itemId, 0);
+  if (itemId && (await engineSql.markEarlyWebhook(deps.pool, itemId, providerId))) return;
+  const found = await engineSql.selectItemByVendorRequest(deps.pool, providerId, vendorRequestId);
+  if (found) await queuePoll(deps.pool, found, 0);
 }
