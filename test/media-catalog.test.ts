@@ -111,7 +111,7 @@ describe('media catalog data', () => {
       }
       assert.ok(m.capabilities.text_to_video || m.capabilities.image_to_video, `${m.id} generates nothing`);
       assert.ok(m.price.credits_per_second > 0);
-      assert.equal(m.route.provider, 'fal');
+      assert.equal(m.routes[0]?.provider, 'fal');
     }
     assert.ok(
       catalog.video.filter((m) => m.settings.durations.includes(5)).length > catalog.video.length / 2,
@@ -170,7 +170,7 @@ describe('media catalog data', () => {
     const [a, b] = catalog.upscalers;
     assert.ok(a && b);
     assert.equal(a.default, true);
-    assert.equal(a.route.endpoint, 'fal-ai/topaz/upscale/video');
+    assert.equal(a.routes[0]?.endpoint, 'fal-ai/topaz/upscale/video');
     assert.equal(a.video_models.length, 19);
     assert.deepEqual(a.video_models.map((v) => v.id).sort(), [...TOPAZ_MODELS].sort());
     assert.equal(a.default_video_model, 'Starlight Precise 2.5');
@@ -189,8 +189,8 @@ describe('media catalog data', () => {
     assert.ok(meshy.capabilities.text_to_3d && meshy.capabilities.image_to_3d);
     for (const m of catalog.model_3d) assert.ok(m.price.preview <= m.price.full, `${m.id}: preview > full`);
     for (const m of catalog.text) {
-      assert.equal(m.route.provider, 'openrouter');
-      assert.equal(m.route.endpoint, m.id);
+      assert.equal(m.routes[0]?.provider, 'openrouter');
+      assert.equal(m.routes[0]?.endpoint, m.id);
       assert.ok(m.max_output_tokens <= m.context_window, `${m.id}: output > context`);
     }
     assert.deepEqual(
@@ -198,7 +198,7 @@ describe('media catalog data', () => {
       ['V4', 'V4_5', 'V4_5PLUS', 'V4_5ALL', 'V5'],
     );
     for (const m of catalog.music) {
-      assert.deepEqual(m.route, { provider: 'suno', endpoint: m.id });
+      assert.deepEqual(m.routes, [{ provider: 'suno', endpoint: m.id }]);
       assert.equal(m.max_lyrics_chars, m.id === 'V4' ? 3000 : 5000);
     }
   });

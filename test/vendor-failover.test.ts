@@ -132,6 +132,14 @@ describe('failover between routes and the circuit breaker', () => {
       providers.body.some((p) => p.id === 'openai' && !p.configured),
       'catalog providers without a key',
     );
+    assert.ok(
+      falSummary.routes.some((r) => r.kind === 'video' && r.endpoint.startsWith('fal-ai/kling-video/')),
+      "the media catalogs' routes are listed too",
+    );
+    assert.ok(
+      providers.body.find((p) => p.id === 'suno')?.routes.some((r) => r.kind === 'music'),
+      'music models name their vendor',
+    );
 
     const attempts = await admin<Attempt[]>(`/admin/v1/generations/${a.generation_id}/attempts`);
     assert.equal(attempts.status, 200, attempts.text);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Static, type TSchema, Type } from 'typebox';
 import Value from 'typebox/value';
+import { RoutesSchema } from './models.ts';
 
 // The catalog of everything but images: video, lip sync, talking heads, reference-to-video,
 // upscalers, 3D, text and music models, the providers of the one video family that has them, and
@@ -14,7 +15,7 @@ const Common = {
   description: Type.String({ minLength: 1 }),
   default: Type.Optional(Type.Boolean()),
   estimated_seconds: Type.Number({ exclusiveMinimum: 0 }),
-  route: Type.Object({ provider: Type.String({ minLength: 1 }), endpoint: Type.String({ minLength: 1 }) }),
+  routes: RoutesSchema,
 };
 
 export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'] as const;

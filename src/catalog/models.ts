@@ -48,6 +48,12 @@ const Route = Type.Object({
 /** One way a vendor serves a model: the provider, its endpoint and the input mapping for it. */
 export type ModelRoute = Static<typeof Route>;
 
+/** A model's routes, in order of preference: the first configured one serves. */
+export const RoutesSchema = Type.Array(Route, {
+  minItems: 1,
+  description: 'The vendors that serve the model, in order of preference; the simulator serves when none is configured',
+});
+
 /** An image, image-edit or face model of the catalog. */
 const ImageModelSchema = Type.Object({
   id: Type.String({ pattern: '^[a-z0-9][a-z0-9.-]*[a-z0-9]$', description: 'Public model id used in requests' }),
@@ -75,7 +81,7 @@ const ImageModelSchema = Type.Object({
   price: Type.Object({ credits_per_image: Type.Integer({ minimum: 1 }) }),
   estimated_seconds: Type.Number({ exclusiveMinimum: 0 }),
   /** In order of preference: the first whose provider is configured serves. */
-  routes: Type.Array(Route, { minItems: 1 }),
+  routes: RoutesSchema,
 });
 
 export type ImageModel = Static<typeof ImageModelSchema>;

@@ -24,8 +24,8 @@ export function catalogRoutes(catalog: ModelCatalog, media: MediaCatalog): Model
   }
   out.push({ kind: 'influencer', model: INFLUENCER_MODEL_ROUTES.id, routes: INFLUENCER_MODEL_ROUTES.routes });
   for (const [kind, list] of Object.entries(media)) {
-    for (const entry of list as Array<{ id: string; route?: ModelRoute }>) {
-      if (entry.route) out.push({ kind, model: entry.id, routes: [entry.route] });
+    for (const entry of list as Array<{ id: string; routes?: ModelRoute[] }>) {
+      if (entry.routes) out.push({ kind, model: entry.id, routes: entry.routes });
     }
   }
   return out;
