@@ -54,6 +54,7 @@ const EnvSchema = Type.Object({
   FAL_QUEUE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://queue.fal.run' }),
   FAL_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://rest.fal.ai/.well-known/jwks.json' }),
   FAL_REQUEST_TIMEOUT_S: Type.Integer({ minimum: 10, maximum: 86_400, default: 3600 }),
+  VENDOR_HTTP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 90_000 }),
   VENDOR_POLL_MIN_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1000 }),
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
   ROUTE_COOLDOWN_AFTER: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
@@ -157,6 +158,8 @@ export interface Config {
   providers: {
     /** `simulator` makes the simulator serve everything, keys or not. */
     mode: 'auto' | 'simulator';
+    /** The longest one call to a vendor's API may take (a submit, a poll; not a result download). */
+    httpTimeoutMs: number;
     /** Vendor job polls: at least `minMs` apart, backing off with the job's age up to `maxMs`. */
     poll: { minMs: number; maxMs: number };
     /** The circuit breaker: a route cools for `seconds` after `after` failures in a row. */
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     providers: {
       mode: e.PROVIDERS as 'auto' | 'simulator',
+      httpTimeoutMs: e.VENDOR_HTTP_TIMEOUT_MS,
       poll: { minMs: e.VENDOR_POLL_MIN_MS, maxMs: Math.max(e.VENDOR_POLL_MIN_MS, e.VENDOR_POLL_MAX_MS) },
       cooldown: { after: e.ROUTE_COOLDOWN_AFTER, seconds: e.ROUTE_COOLDOWN_S },
       fal: {

@@ -13,6 +13,7 @@ import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/we
 import { resolveWorkspace } from './modules/workspaces/service.ts';
 import { createMetricsRegistry } from './plugins/metrics.ts';
 import { createProviderRegistry } from './providers/registry.ts';
+import type { Fetch } from './providers/types.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
@@ -53,7 +54,15 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
       completeIdempotencyKey,
       recordClaimedGeneration,
     },
-    providers: createProviderRegistry(config.providers, (url, init) => fetch(url, init)),
+    providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs)),
     metrics: createMetricsRegistry(),
+  };
+}
+
+/** The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`. */
+function vendorFetch(timeoutMs: number): Fetch {
+  return (url, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
   };
 }

@@ -37,6 +37,7 @@ function validatorOf(endpoint: string): ValidateFunction {
 const registry = createProviderRegistry(
   {
     mode: 'auto',
+    httpTimeoutMs: 90_000,
     poll: { minMs: 1000, maxMs: 60_000 },
     cooldown: { after: 3, seconds: 60 },
     fal: { key: 'test-key', queueUrl: 'http://127.0.0.1:9', jwksUrl: 'http://127.0.0.1:9/jwks', requestTimeoutS: 60 },

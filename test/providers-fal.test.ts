@@ -2,6 +2,8 @@
 // shapes: what it sends, how it reads every answer, and which webhooks it believes.
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createFalProvider, falAppId } from '../src/providers/fal/client.ts';
 import { jwksFromUrl } from '../src/providers/fal/webhook.ts';
@@ -159,15 +161,50 @@ describe('the fal.ai adapter', () => {
   });
 
   test('an unreachable fal is retryable and unavailable', async () => {
+    // A port that was just free: the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((r) => probe.close(r));
     const gone = createFalProvider({
       key: 'k',
-      queueUrl: 'http://127.0.0.1:9',
+      queueUrl: `http://127.0.0.1:${port}`,
       fetch,
       jwks: jwksFromUrl(fal.jwksUrl, fetch),
     });
     const err = await failure(() => gone.submit({ endpoint: 'fal-ai/flux/dev', input: {}, idempotencyKey: 'i' }));
     assert.equal(err.kind, 'unavailable');
     assert.equal(err.retryable, true);
+    assert.equal(err.maybeAccepted, false, 'a refused connection never reached fal');
+  });
+
+  test('a submit whose answer is lost, or that times out, may have been accepted', async () => {
+    const cut = await failure(() =>
+      provider.submit({ endpoint: 'fal-ai/flux/dev', input: { prompt: 'x [fal:cut]' }, idempotencyKey: 'i' }),
+    );
+    assert.equal(cut.maybeAccepted, true);
+    const slow = createFalProvider({
+      key: fal.key,
+      queueUrl: fal.url,
+      fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(300) }),
+      jwks: jwksFromUrl(fal.jwksUrl, fetch),
+    });
+    const hung = await failure(() =>
+      slow.submit({ endpoint: 'fal-ai/flux/dev', input: { prompt: 'x [fal:hang]' }, idempotencyKey: 'i' }),
+    );
+    assert.equal(hung.kind, 'timeout');
+    assert.equal(hung.maybeAccepted, true);
+  });
+
+  test('a result given inline as a data URL (sync_mode) is bytes', async () => {
+    const { handle } = await submit('inline [fal:data-uri]');
+    let result = await provider.poll(handle);
+    while (result.kind === 'pending') result = await provider.poll(handle);
+    assert.equal(result.kind, 'done');
+    const file = result.kind === 'done' ? result.output.files[0] : undefined;
+    assert.ok(file && 'data' in file);
+    assert.equal(file.contentType, 'image/png');
+    assert.deepEqual([...file.data.subarray(1, 4)], [...Buffer.from('PNG')]);
   });
 });
 

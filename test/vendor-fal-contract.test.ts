@@ -77,7 +77,13 @@ describe('fal results private URLs allowed', () => {
   before(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ALLOW_PRIVATE_URLS: 'true' },
+      env: {
+        FAL_KEY: fal.key,
+        FAL_QUEUE_URL: fal.url,
+        FAL_JWKS_URL: fal.jwksUrl,
+        ALLOW_PRIVATE_URLS: 'true',
+        VENDOR_HTTP_TIMEOUT_MS: '1000',
+      },
     });
     team = await createTeam(server, 1000);
   });
@@ -92,6 +98,40 @@ describe('fal results private URLs allowed', () => {
     assert.equal(done.status, 'completed');
     assert.ok(done.items[0]?.url?.startsWith(`${server.url}/media/`));
   });
+
+  test('a result fal gives inline (a data URL) is stored as our own file', async () => {
+    const created = await generate(server, team, 'inline [fal:data-uri]');
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    const url = done.items[0]?.url ?? '';
+    assert.ok(url.startsWith(`${server.url}/media/`), url);
+    const file = await fetch(url);
+    assert.equal(file.headers.get('content-type'), 'image/png');
+    assert.deepEqual([...Buffer.from(await file.arrayBuffer()).subarray(1, 4)], [...Buffer.from('PNG')]);
+  });
+
+  for (const [tag, what] of [
+    ['cut', 'a submit whose connection is cut before fal answers'],
+    ['hang', 'a submit fal never answers (VENDOR_HTTP_TIMEOUT_MS)'],
+  ] as const) {
+    test(`${what} is never sent again: failed and refunded once`, async () => {
+      const balance = await balanceOf(server, team.key);
+      const prompt = `lost [fal:${tag}]`;
+      const created = await generate(server, team, prompt);
+      const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+      assert.equal(done.status, 'failed');
+      assert.match(done.items[0]?.error ?? '', /could not be confirmed/);
+      assert.equal(await balanceOf(server, team.key), balance);
+      assert.deepEqual(await ledgerKinds(server, created.body.generation_id), ['charge', 'refund']);
+      await sleep(300);
+      assert.equal(fal.submissions.filter((s) => s.input.prompt === prompt).length, 1, 'sent once');
+      const { rows } = await server.pool.query<{ outcome: string }>(
+        'select outcome from item_attempts where generation_id = $1',
+        [created.body.generation_id],
+      );
+      assert.deepEqual(rows, [{ outcome: 'unknown' }]);
+    });
+  }
 
   test('a webhook delivered again, before or after completion, changes nothing', async () => {
     const balance = await balanceOf(server, team.key);

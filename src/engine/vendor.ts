@@ -157,8 +157,22 @@ export async function submitToVendor(
       signal: ctx.signal,
     });
   } catch (err) {
-    // Refused (or unreachable): nothing was accepted, so the item may be sent again.
     const error = asProviderError(err);
+    if (error.maybeAccepted) {
+      // The vendor may have the job though we never heard: sending it again could run it twice.
+      await sql.finishAttempt(ctx.pool, item.id, {
+        outcome: 'unknown',
+        error: redact(error.message, ctx.providers.secrets()),
+        errorKind: error.kind,
+      });
+      await finish(ctx, operation, item, {
+        ok: false,
+        error: `The job sent to ${provider.id} could not be confirmed (${redact(error.message, ctx.providers.secrets())}); it was not charged`,
+        errorKind: error.kind,
+      });
+      return;
+    }
+    // Refused (or never sent): nothing was accepted, so the item may be sent again.
     await sql.finishAttempt(ctx.pool, item.id, {
       outcome: 'submit_failed',
       error: redact(error.message, ctx.providers.secrets()),
@@ -276,7 +290,14 @@ async function copyResult(
   expects: VendorWork['expects'],
   trustedOrigins: string[],
 ): Promise<{ url: string; contentType: string; extension: string; width?: number; height?: number }> {
-  if ('data' in file) throw new ProviderError('Inline vendor results are not supported yet', false);
+  if ('data' in file) {
+    const contentType = file.contentType.toLowerCase();
+    const extension = extensionForContentType(contentType);
+    if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
+    const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
+    await ctx.storage.put(key, file.data, contentType);
+    return { url: ctx.storage.publicUrl(key), contentType, extension };
+  }
   let origin: string | undefined;
   try {
     origin = new URL(file.url).origin;
@@ -292,13 +313,17 @@ async function copyResult(
   const extension = extensionForContentType(contentType) ?? extname(new URL(file.url).pathname).slice(1);
   if (!contentType.startsWith(`${expects}/`) || !extension) {
     fetched.body.destroy();
-    throw new ProviderError(`The vendor's result is ${contentType || 'of no type'}, not ${expects}`, false, {
-      kind: 'internal',
-    });
+    throw wrongType(contentType, expects);
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
   await ctx.storage.putStream(key, fetched.body, contentType);
   return { url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
+}
+
+function wrongType(contentType: string, expects: VendorWork['expects']): ProviderError {
+  return new ProviderError(`The vendor's result is ${contentType || 'of no type'}, not ${expects}`, false, {
+    kind: 'internal',
+  });
 }
 
 function asProviderError(err: unknown): ProviderError {

@@ -73,6 +73,11 @@ export interface ProviderErrorOptions {
   retryAfterMs?: number;
   /** The vendor's own code for the failure (an HTTP status, an error type). */
   vendorCode?: string;
+  /**
+   * A submit that may have reached the vendor though its answer was lost (a connection cut after
+   * the request was sent, a timeout): the job may be running, so it is not sent again.
+   */
+  maybeAccepted?: boolean;
 }
 
 /** A failure of the provider; `retryable` failures are tried again by the job queue. */
@@ -82,6 +87,7 @@ export class ProviderError extends Error {
   readonly failover: boolean;
   readonly retryAfterMs: number | undefined;
   readonly vendorCode: string | undefined;
+  readonly maybeAccepted: boolean;
 
   constructor(message: string, retryable: boolean, options: ProviderErrorOptions = {}) {
     super(message);
@@ -91,6 +97,7 @@ export class ProviderError extends Error {
     this.failover = options.failover ?? FAILOVER_KINDS.has(this.kind);
     this.retryAfterMs = options.retryAfterMs;
     this.vendorCode = options.vendorCode;
+    this.maybeAccepted = options.maybeAccepted ?? false;
   }
 }
 

@@ -5,7 +5,9 @@
 // [fal:422] [fal:429] [fal:500] [fal:malformed] [fal:error] [fal:504-user] [fal:content-policy]
 // [fal:echo-key] [fal:private-url] (the result file on another loopback server) [fal:wrong-type]
 // (an HTML result) [fal:webhook-first] (the job's webhook is sent, and answered, before the
-// submit is answered: a job that ends at once); `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
+// submit is answered: a job that ends at once) [fal:data-uri] (the result image inline, as
+// sync_mode gives it) [fal:cut] (the submit is read, then the connection is cut with no answer)
+// [fal:hang] (the submit is never answered); `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -130,9 +132,11 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     images: [
       {
         url:
-          tagOf(job.input) === 'private-url'
-            ? `${elsewhereBase}/files/${job.id}.png`
-            : `${base}/files/${job.id}.${tagOf(job.input) === 'wrong-type' ? 'html' : 'png'}`,
+          tagOf(job.input) === 'data-uri'
+            ? `data:image/png;base64,${png.toString('base64')}`
+            : tagOf(job.input) === 'private-url'
+              ? `${elsewhereBase}/files/${job.id}.png`
+              : `${base}/files/${job.id}.${tagOf(job.input) === 'wrong-type' ? 'html' : 'png'}`,
         content_type: 'image/png',
         file_name: `${job.id}.png`,
         width: 64,
@@ -242,6 +246,11 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
           return;
         case 'malformed':
           res.writeHead(200, { 'content-type': 'application/json' }).end('{"request_id": ');
+          return;
+        case 'cut':
+          req.socket.destroy();
+          return;
+        case 'hang':
           return;
       }
       const app = appOf(segments);

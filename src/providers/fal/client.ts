@@ -1,3 +1,4 @@
+import { dataUrlFile, noAnswerError } from '../http.ts';
 import {
   type Fetch,
   type OutputFile,
@@ -46,6 +47,9 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 function fileOf(value: unknown): OutputFile | undefined {
   const file = asRecord(value);
   if (!file || typeof file.url !== 'string') return undefined;
+  // With sync_mode fal puts the file itself in the answer.
+  const inline = dataUrlFile(file.url);
+  if (inline) return inline;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   return {
     url: file.url,
@@ -91,14 +95,7 @@ export function createFalProvider(settings: FalSettings): Provider {
     try {
       response = await settings.fetch(url, init);
     } catch (err) {
-      if (init.signal?.aborted) throw new ProviderError('The call to fal.ai was canceled', false, { kind: 'canceled' });
-      throw new ProviderError(
-        `fal.ai could not be reached: ${err instanceof Error ? err.message : String(err)}`,
-        true,
-        {
-          kind: 'unavailable',
-        },
-      );
+      throw noAnswerError('fal.ai', err, init.signal);
     }
     const text = await response.text();
     if (!response.ok) throw falHttpError(response.status, response.headers, text);
