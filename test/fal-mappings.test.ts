@@ -59,6 +59,7 @@ interface Case {
 function cases(): Case[] {
   const out: Case[] = [];
   const base = (aspectRatio: string, size: ImageRequest['size']): ImageRequest => ({
+    kind: 'image',
     prompt: 'a lighthouse at dusk',
     negativePrompt: 'blurry',
     size,
@@ -131,7 +132,7 @@ test('every request a model allows maps to a valid input of its fal endpoint', (
   const gaps: string[] = [];
   let checked = 0;
   for (const c of cases()) {
-    for (const picked of registry.candidates(c.routes, { images: c.request.references.length > 0 })) {
+    for (const picked of registry.candidates(c.routes, c.request)) {
       let input: Record<string, unknown>;
       try {
         input = picked.map(c.request);
@@ -160,7 +161,10 @@ test('the shape asked for reaches the vendor: a size, or the nearest ratio it of
   assert.equal(luma?.map({ ...sample(), aspectRatio: '3:2' }).aspect_ratio, '4:3', 'the nearest luma offers');
   const [dev] = registry.candidates(catalog.find('image', 'flux-1-dev')?.routes ?? []);
   assert.deepEqual(dev?.map(sample()).image_size, { width: 1024, height: 1024 });
-  const [i2i] = registry.candidates(catalog.find('image', 'flux-1-dev')?.routes ?? [], { images: true });
+  const [i2i] = registry.candidates(catalog.find('image', 'flux-1-dev')?.routes ?? [], {
+    ...sample(),
+    references: [IMAGE],
+  });
   assert.equal(i2i?.route.endpoint, 'fal-ai/flux-lora/image-to-image');
   assert.equal(i2i?.map({ ...sample(), references: [IMAGE] }).image_url, IMAGE);
   const [raw] = registry.candidates(catalog.find('face', 'flux-1.1-pro-ultra-raw')?.routes ?? []);
@@ -171,6 +175,7 @@ test('the shape asked for reaches the vendor: a size, or the nearest ratio it of
 
 function sample(): ImageRequest {
   return {
+    kind: 'image',
     prompt: 'p',
     negativePrompt: null,
     size: { width: 1024, height: 1024 },

@@ -64,7 +64,7 @@ export async function runItem(
   }
   // A vendor serves the item when one of its routes is configured; the simulator otherwise.
   const work = operation.vendor?.(ctx, executable(item));
-  const candidates = work ? ctx.providers.candidates(work.routes, { images: work.request.references.length > 0 }) : [];
+  const candidates = work ? ctx.providers.candidates(work.routes, work.request) : [];
   if (work && (candidates.length > 0 || item.vendor_state)) {
     const release = holdLease(ctx, item.id);
     try {

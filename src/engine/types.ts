@@ -5,7 +5,7 @@ import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { ImageRequest, ProviderFile, Simulation, WorkItem } from '../providers/types.ts';
+import type { ProviderFile, Simulation, VendorRequest, WorkItem } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
@@ -131,7 +131,7 @@ export interface CompletedItem {
 export interface VendorWork {
   /** In order of preference (the catalog model's routes). */
   routes: readonly ModelRoute[];
-  request: ImageRequest;
+  request: VendorRequest;
   /** The media type the result must be. */
   expects: 'image' | 'video' | 'audio' | 'model';
 }

@@ -7,7 +7,13 @@ import { addJob } from '../db/sql.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
-import { type OutputFile, ProviderError, type ProviderOutput, type VendorHandle } from '../providers/types.ts';
+import {
+  type OutputFile,
+  type PollResult,
+  ProviderError,
+  type ProviderOutput,
+  type VendorHandle,
+} from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { executable, type Outcome, recordOutcome } from './finish.ts';
@@ -57,18 +63,35 @@ function webhookUrlFor(ctx: ExecutionContext, providerId: string, itemId: string
   return url ? `${url}?item=${encodeURIComponent(itemId)}` : undefined;
 }
 
-/** Queues a poll of an item's vendor job after `delayMs`, replacing one already waiting. */
-export async function queuePoll(db: Queryable, itemId: string, delayMs: number): Promise<void> {
-  await addJob(
-    db,
-    VENDOR_POLL_TASK,
-    { item_id: itemId },
-    {
-      maxAttempts: VENDOR_POLL_MAX_ATTEMPTS,
-      runAt: new Date(Date.now() + Math.min(Math.max(0, delayMs), MAX_POLL_DELAY_MS)),
-      jobKey: `vendor_poll:${itemId}`,
-    },
-  );
+// The largest verified webhook result carried to the poll job (as JSON); a larger one is read
+// from the vendor instead.
+const REPORTED_OUTPUT_MAX_CHARS = 64 * 1024;
+
+/**
+ * What a verified webhook says a job made, when it can ride along in a poll job: URLs only (inline
+ * bytes are read from the vendor), small enough for a job's payload.
+ */
+export function reportedOutput(output: ProviderOutput): ProviderOutput | undefined {
+  if (output.files.some((file) => 'data' in file)) return undefined;
+  return JSON.stringify(output).length <= REPORTED_OUTPUT_MAX_CHARS ? output : undefined;
+}
+
+/**
+ * Queues a poll of an item's vendor job after `delayMs`, replacing one already waiting. `reported`
+ * is the job's result as the vendor's verified webhook gave it: the poll then uses it instead of
+ * asking the vendor again.
+ */
+export async function queuePoll(
+  db: Queryable,
+  itemId: string,
+  delayMs: number,
+  reported?: ProviderOutput,
+): Promise<void> {
+  await addJob(db, VENDOR_POLL_TASK, reported ? { item_id: itemId, reported } : { item_id: itemId }, {
+    maxAttempts: VENDOR_POLL_MAX_ATTEMPTS,
+    runAt: new Date(Date.now() + Math.min(Math.max(0, delayMs), MAX_POLL_DELAY_MS)),
+    jobKey: `vendor_poll:${itemId}`,
+  });
 }
 
 function failure(err: unknown): string {
@@ -201,6 +224,7 @@ export async function pollVendor(
   ctx: ExecutionContext,
   operations: Record<string, Operation>,
   itemId: string,
+  reported?: ProviderOutput,
 ): Promise<void> {
   const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
   if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
@@ -211,7 +235,9 @@ export async function pollVendor(
     return;
   }
   const work = operation.vendor(ctx, executable(item));
-  const result = await provider.poll(item.vendor_handle as VendorHandle, ctx.signal);
+  const result: PollResult = reported
+    ? { kind: 'done', output: reported }
+    : await provider.poll(item.vendor_handle as VendorHandle, ctx.signal);
   if (result.kind === 'pending') {
     await withTransaction(ctx.pool, async (client) => {
       await sql.updateVendorProgress(client, item.id, result.progress ?? null, result.queuePosition ?? null);
@@ -232,7 +258,7 @@ export async function pollVendor(
       errorKind: result.error.kind,
     });
     await sql.clearVendorState(ctx.pool, item.id);
-    const candidates = ctx.providers.candidates(work.routes, { images: work.request.references.length > 0 });
+    const candidates = ctx.providers.candidates(work.routes, work.request);
     await failOrRetry(ctx, operation, item, route, candidates, result.error, { accepted: true, mayRetry: true });
     return;
   }

@@ -3,10 +3,8 @@ import type { Config } from '../config.ts';
 import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
-import type { Fetch, ImageRequest, Provider } from './types.ts';
-
-/** Turns a provider-neutral request into one endpoint's input. */
-export type Mapping = (request: ImageRequest) => Record<string, unknown>;
+import type { Mapping } from './mapping.ts';
+import { type Fetch, type Provider, startsFromImages, type VendorRequest } from './types.ts';
 
 interface Registered {
   provider: Provider;
@@ -27,9 +25,9 @@ export interface PickedRoute {
 export interface ProviderRegistry {
   /**
    * The routes of `routes` whose provider is configured and whose mapping it has, in order; none:
-   * the simulator serves.
+   * the simulator serves. A request that starts from images takes a route's image endpoint.
    */
-  candidates(routes: readonly ModelRoute[], options?: { images: boolean }): PickedRoute[];
+  candidates(routes: readonly ModelRoute[], request?: VendorRequest): PickedRoute[];
   /** A configured provider by id (for its webhooks). */
   get(id: string): Provider | undefined;
   /** The ids of the configured providers. */
@@ -65,13 +63,14 @@ export function createProviderRegistry(config: Config['providers'], fetch: Fetch
     });
   }
   return {
-    candidates(routes, options) {
+    candidates(routes, request) {
+      const images = request !== undefined && startsFromImages(request);
       const picked: PickedRoute[] = [];
       for (const given of routes) {
         const entry = registered.get(given.provider);
         // A request that brings images goes to the route's image endpoint when it has one.
         const route =
-          options?.images && given.image_endpoint && given.image_mapping
+          images && given.image_endpoint && given.image_mapping
             ? { ...given, endpoint: given.image_endpoint, mapping: given.image_mapping }
             : given;
         const mapping = route.mapping ? entry?.mappings[route.mapping] : undefined;

@@ -127,6 +127,7 @@ export type VendorHandle = Record<string, string | number | null>;
 
 /** An image to make, in the service's own terms (a route's mapping turns it into a vendor's input). */
 export interface ImageRequest {
+  kind: 'image';
   prompt: string;
   negativePrompt: string | null;
   /** The size asked for; null: the vendor decides (an edit keeps its image's proportions). */
@@ -140,13 +141,53 @@ export interface ImageRequest {
   lora: { url: string; type: string } | null;
 }
 
+/** A LoRA for a video model (Wan 2.2 A14B has two transformers: `high` noise and `low`). */
+export interface VideoLora {
+  url: string;
+  scale: number;
+  transformer: 'high' | 'low' | 'both';
+}
+
+/** A video to make from a prompt, and from a first frame when one is given (image-to-video). */
+export interface VideoRequest {
+  kind: 'video';
+  prompt: string;
+  negativePrompt: string | null;
+  /** '16:9', '9:16', '1:1', '4:3', '3:4'. */
+  aspectRatio: string;
+  /** Whole seconds. */
+  durationSeconds: number;
+  /** '480p' … '2160p'. */
+  resolution: string;
+  fps: number;
+  seed: number;
+  /** The first frame (image-to-video), a URL the vendor can fetch; null: text-to-video. */
+  firstFrame: string | null;
+  /** The last frame, for models that take one. */
+  lastFrame: string | null;
+  /** Whether the model should make its own soundtrack (models with native audio). */
+  audio: boolean;
+  loras: VideoLora[];
+}
+
+/** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
+export type VendorRequest = ImageRequest | VideoRequest;
+
+/** Whether a request brings images to start from: a route's image endpoint then serves it. */
+export function startsFromImages(request: VendorRequest): boolean {
+  return request.kind === 'image' ? request.references.length > 0 : request.firstFrame !== null;
+}
+
 /** One unit of work, as an adapter submits it. */
 export interface SubmitRequest {
   /** The vendor's endpoint (model id, path) the route names. */
   endpoint: string;
   /** The input, already mapped to the vendor's field names. */
   input: Record<string, unknown>;
-  /** Stable per item: vendors that take an idempotency key get it, so a retry never runs twice. */
+  /**
+   * Unique per attempt of an item, and the same when a crash makes that attempt be sent again:
+   * vendors that take an idempotency key (or a client-chosen job id) get it, so it never runs twice.
+   */
   idempotencyKey: string;
   /** Where the vendor should post its completion, when it can reach us. */
   webhookUrl?: string;
@@ -192,6 +233,11 @@ export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
  */
 export interface Provider {
   readonly id: string;
+  /**
+   * A submit sent again with the same idempotency key never starts a second job (it answers the
+   * first): a submit whose outcome is unknown is then sent again instead of failed.
+   */
+  readonly idempotentSubmit?: boolean;
   /** Sends one unit of work: a finished output, or a handle to poll (or to wait for a webhook on). */
   submit(request: SubmitRequest): Promise<SubmitResult>;
   /** Where a vendor job stands. */

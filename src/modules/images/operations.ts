@@ -13,6 +13,7 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorW
   return {
     routes,
     request: {
+      kind: 'image',
       prompt: req.prompt,
       negativePrompt: req.negative_prompt,
       size: dimensionsFor(req.aspect_ratio),
@@ -33,6 +34,7 @@ const editForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork 
   return {
     routes: ctx.catalog.find('edit', item.model ?? '')?.routes ?? [],
     request: {
+      kind: 'image',
       prompt: req.prompt,
       negativePrompt: null,
       size,
@@ -52,6 +54,7 @@ const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork 
   return {
     routes: ctx.catalog.find('face', item.model ?? '')?.routes ?? [],
     request: {
+      kind: 'image',
       prompt: [req.prompt, ...req.traits].join(', '),
       negativePrompt: req.negative_prompt,
       size: dimensionsFor('1:1'),

@@ -2,7 +2,8 @@
 // share a handful of field conventions; each mapping below says which its endpoint follows, and a
 // catalog route names its mapping (`"mapping": "flux"`). Every mapping is checked against the
 // input schema fal publishes for each endpoint that uses it (test/fal-mappings.test.ts).
-import { type ImageRequest, ProviderError } from '../types.ts';
+import { type Mapping, mappingFor } from '../mapping.ts';
+import { ProviderError } from '../types.ts';
 
 /** The field conventions of one family of fal endpoints. */
 interface Shape {
@@ -50,8 +51,8 @@ export function nearestRatio(wanted: string, ratios: readonly string[]): string 
 const nearest = (value: number, options: readonly number[]): number =>
   options.reduce((a, b) => (Math.abs(b - value) < Math.abs(a - value) ? b : a));
 
-function shaped(shape: Shape): (request: ImageRequest) => Record<string, unknown> {
-  return (request) => {
+function shaped(shape: Shape): Mapping {
+  return mappingFor('image', (request) => {
     // What the endpoint cannot take is refused, not dropped: the user would get another picture.
     if (request.lora && !shape.loras) {
       throw new ProviderError('The fal.ai endpoint serving this model takes no LoRA', false, { kind: 'invalid_input' });
@@ -77,7 +78,7 @@ function shaped(shape: Shape): (request: ImageRequest) => Record<string, unknown
       input[shape.image] = request.references;
     }
     return input;
-  };
+  });
 }
 
 const KONTEXT_RATIOS = ['21:9', '16:9', '4:3', '3:2', '1:1', '2:3', '3:4', '9:16', '9:21'] as const;
@@ -225,4 +226,4 @@ export const FAL_MAPPINGS = {
     negative: true,
     image: 'image_url',
   }),
-} satisfies Record<string, (request: ImageRequest) => Record<string, unknown>>;
+} satisfies Record<string, Mapping>;
