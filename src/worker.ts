@@ -22,6 +22,7 @@ import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { deleteGoneInstances } from './modules/instances/service.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { executionContext, operations } from './operations.ts';
+import type { ProviderOutput } from './providers/types.ts';
 
 const CLEANUP_TASK = 'idempotency_cleanup';
 
@@ -35,8 +36,8 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
       await runItem(context, operations, itemId, { mayRetry: true });
     },
     [VENDOR_POLL_TASK]: async (payload) => {
-      const { item_id: itemId } = payload as { item_id: string };
-      await pollVendor(context, operations, itemId);
+      const { item_id: itemId, reported } = payload as { item_id: string; reported?: ProviderOutput };
+      await pollVendor(context, operations, itemId, reported);
     },
     [WEBHOOK_TASK]: async (payload) => {
       const { delivery_id: deliveryId } = payload as { delivery_id: string };

@@ -88,6 +88,11 @@ describe('images through fal.ai, finished by its webhooks', () => {
     );
     assert.equal(rows.length, 2);
     assert.ok(rows.every((r) => r.provider === 'fal' && r.outcome === 'completed' && r.vendor_request_id));
+    assert.deepEqual(
+      rows.map((r) => fal.polls(r.vendor_request_id)),
+      [0, 0],
+      'the result the signed webhook carried was used: fal was not asked again',
+    );
   });
 
   test('a webhook that arrives before the submit is answered still finishes the item at once', async () => {

@@ -1,8 +1,8 @@
 import type { Deps } from '../../app-types.ts';
 import * as engineSql from '../../engine/sql.ts';
-import { queuePoll } from '../../engine/vendor.ts';
+import { queuePoll, reportedOutput } from '../../engine/vendor.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { WebhookRejectedError } from '../../providers/types.ts';
+import { type WebhookEvent, WebhookRejectedError } from '../../providers/types.ts';
 
 /**
  * Verifies a vendor's webhook and has the job's item looked at now: a poll job (replacing the one
@@ -20,14 +20,16 @@ export async function handleProviderWebhook(
 ): Promise<void> {
   const provider = deps.providers.get(providerId);
   if (!provider?.verifyWebhook) throw notFound('Provider', providerId);
-  let vendorRequestId: string;
+  let event: WebhookEvent;
   try {
-    ({ vendorRequestId } = await provider.verifyWebhook(headers, rawBody));
+    event = await provider.verifyWebhook(headers, rawBody);
   } catch (err) {
     if (err instanceof WebhookRejectedError) throw new AppError('unauthorized', `Webhook refused: ${err.message}`);
     throw err;
   }
   if (itemId && (await engineSql.markEarlyWebhook(deps.pool, itemId, providerId))) return;
-  const found = await engineSql.selectItemByVendorRequest(deps.pool, providerId, vendorRequestId);
-  if (found) await queuePoll(deps.pool, found, 0);
+  const found = await engineSql.selectItemByVendorRequest(deps.pool, providerId, event.vendorRequestId);
+  // A verified result saves asking the vendor for it again.
+  const reported = event.result.kind === 'done' ? reportedOutput(event.result.output) : undefined;
+  if (found) await queuePoll(deps.pool, found, 0, reported);
 }
