@@ -372,6 +372,25 @@ describe('safeFetch outbound policy', () => {
     assert.equal(JSON.parse(temporary.body.toString()).body, '{"event":"done"}');
   });
 
+  test('the headers the caller gave go to their origin only, not across a redirect', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const other = await listen('127.0.0.2', 0, (req, res) => {
+      seen.push(req.headers);
+      res.end('ok');
+    });
+    try {
+      const headers = { 'X-Api-Key': 'proxy-secret', authorization: 'Bearer t' };
+      const elsewhere = `http://127.0.0.2:${other.port}/file`;
+      await safeFetch(`${base}/redirect?to=${encodeURIComponent(elsewhere)}`, { ...opts, headers });
+      assert.equal(seen[0]?.['x-api-key'], undefined);
+      assert.equal(seen[0]?.authorization, undefined);
+      await safeFetch(elsewhere, { ...opts, headers });
+      assert.equal(seen[1]?.['x-api-key'], 'proxy-secret', 'given straight to their own origin');
+    } finally {
+      await close(other);
+    }
+  });
+
   test('a refused or failing host yields a network error, not a policy one', async () => {
     // 127.0.0.2 is allowed but nothing listens on port 1.
     const err = await safeFetch('http://127.0.0.2:1/', opts).catch((e: unknown) => e);

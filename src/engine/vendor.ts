@@ -330,8 +330,11 @@ async function copyResult(
   } catch {
     throw new UnsafeUrlError(file.url, 'the vendor gave an invalid URL');
   }
+  const trusted = trustedOrigins.includes(origin);
   const fetched = await safeFetchStream(file.url, {
-    allowPrivate: ctx.allowPrivateUrls || trustedOrigins.includes(origin),
+    allowPrivate: ctx.allowPrivateUrls || trusted,
+    // The headers a vendor's file needs go to the vendor's own origin only.
+    headers: trusted ? file.headers : undefined,
     timeoutMs: RESULT_COPY_TIMEOUT_MS,
     maxBytes: RESULT_MAX_BYTES,
   });

@@ -513,7 +513,12 @@ async function openResponse(url: string, options: SafeFetchRequest): Promise<Ope
         delete headers['content-type'];
         delete headers['content-length'];
       }
-      if (next.origin !== current.origin) for (const name of ORIGIN_BOUND_HEADERS) delete headers[name];
+      // Credentials, and whatever headers the caller gave (a vendor's proxy key), are for one origin.
+      if (next.origin !== current.origin) {
+        for (const name of [...ORIGIN_BOUND_HEADERS, ...Object.keys(options.headers ?? {})]) {
+          delete headers[name.toLowerCase()];
+        }
+      }
       current = next;
       continue;
     }

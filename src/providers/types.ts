@@ -110,6 +110,8 @@ export type OutputFile =
       size?: number;
       width?: number;
       height?: number;
+      /** Headers the file's URL needs (a self-hosted vendor behind an authenticating proxy). */
+      headers?: Record<string, string>;
     }
   | { data: Buffer; contentType: string };
 
@@ -168,14 +170,81 @@ export interface VideoRequest {
   /** Whether the model should make its own soundtrack (models with native audio). */
   audio: boolean;
   loras: VideoLora[];
+  /** Set by the LoRA video endpoint, which takes its sampling settings as they are. */
+  frames?: number;
+  steps?: number;
+  guidanceScale?: number;
+  promptExpansion?: boolean;
+}
+
+/** A video's lips synced to an audio track. */
+export interface LipsyncRequest {
+  kind: 'lipsync';
+  videoUrl: string;
+  audioUrl: string;
+}
+
+/** The motion of a reference video transferred onto the character of an image. */
+export interface MotionRequest {
+  kind: 'motion';
+  imageUrl: string;
+  videoUrl: string;
+  /** Whose orientation the result keeps: the image's (reference ≤ 10 s) or the video's (≤ 30 s). */
+  orientation: 'image' | 'video';
+  prompt: string | null;
+}
+
+/** A video made larger (and smoother, with a target frame rate). */
+export interface UpscaleRequest {
+  kind: 'upscale';
+  videoUrl: string;
+  /** 1-8. */
+  factor: number;
+  targetFps: number | null;
+  /** The upscaler's own model name (Topaz: 'Proteus', 'Starlight Precise 2.5', ...), when it has models. */
+  model: string | null;
+  /** H.264 output instead of the upscaler's default codec. */
+  h264: boolean;
+}
+
+/** A 3D model from a prompt, or from an image when one is given. */
+export interface Model3dRequest {
+  kind: 'model3d';
+  prompt: string;
+  imageUrl: string | null;
+  /** preview: geometry only; full: textured. */
+  mode: 'preview' | 'full';
+  artStyle: string;
+  topology: 'triangle' | 'quad';
+  targetPolycount: number;
+  symmetry: 'auto' | 'on' | 'off';
+  tPose: boolean;
+  pbr: boolean;
+  promptExpansion: boolean;
+  seed: number;
 }
 
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
-export type VendorRequest = ImageRequest | VideoRequest;
+export type VendorRequest =
+  | ImageRequest
+  | VideoRequest
+  | LipsyncRequest
+  | MotionRequest
+  | UpscaleRequest
+  | Model3dRequest;
 
 /** Whether a request brings images to start from: a route's image endpoint then serves it. */
 export function startsFromImages(request: VendorRequest): boolean {
-  return request.kind === 'image' ? request.references.length > 0 : request.firstFrame !== null;
+  switch (request.kind) {
+    case 'image':
+      return request.references.length > 0;
+    case 'video':
+      return request.firstFrame !== null;
+    case 'model3d':
+      return request.imageUrl !== null;
+    default:
+      return false;
+  }
 }
 
 /** One unit of work, as an adapter submits it. */
@@ -191,6 +260,11 @@ export interface SubmitRequest {
   idempotencyKey: string;
   /** Where the vendor should post its completion, when it can reach us. */
   webhookUrl?: string;
+  /**
+   * How long the vendor may hold the submit to answer with the finished result (short work, for
+   * vendors that can: Replicate's `Prefer: wait`); 0 or absent: answer at once.
+   */
+  holdS?: number;
   signal?: AbortSignal;
 }
 
