@@ -49,6 +49,10 @@ const EnvSchema = Type.Object({
   ITEM_MAX_INTERRUPTIONS: Type.Integer({ minimum: 0, maximum: 100, default: 5 }),
   ITEM_FINISH_PATIENCE_MS: Type.Integer({ minimum: 0, default: 600_000 }),
   SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  ITEM_DEADLINE_S: Type.String({
+    pattern: '^((text|image|audio|video|model)=\\d+(,(text|image|audio|video|model)=\\d+)*)?$',
+    default: '',
+  }),
   PROVIDERS: Type.Enum(['auto', 'simulator'], { default: 'auto' }),
   FAL_KEY: Type.Optional(Type.String({ minLength: 1 })),
   FAL_QUEUE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://queue.fal.run' }),
@@ -78,6 +82,11 @@ export interface ItemPolicy {
   leaseMs: number;
   /** Runs that may end without an outcome (a crash, an outage) before the item is failed. */
   maxInterruptions: number;
+  /**
+   * How long an item of each type (text, image, audio, video, model) may take from acceptance to
+   * its outcome before it is failed, refunded and its vendor job cancelled, in seconds.
+   */
+  deadlinesS: Record<string, number>;
   /** How long recording a finished item waits for an unavailable database. */
   finishPatienceMs: number;
 }
@@ -188,6 +197,27 @@ export interface Config {
 }
 
 /** Parses and validates the environment once; a bad value stops the start with a clear message. */
+/**
+ * How long an item of each type may take, generous next to any vendor's real time so only work
+ * that is truly stuck is stopped: `ITEM_DEADLINE_S` (`video=3600,image=600`) overrides some.
+ */
+export const DEFAULT_ITEM_DEADLINES_S: Readonly<Record<string, number>> = {
+  text: 15 * 60,
+  image: 30 * 60,
+  audio: 30 * 60,
+  video: 2 * 3600,
+  model: 2 * 3600,
+};
+
+function itemDeadlines(setting: string): Record<string, number> {
+  const deadlines = { ...DEFAULT_ITEM_DEADLINES_S };
+  for (const pair of setting.split(',').filter((p) => p !== '')) {
+    const [kind = '', seconds = ''] = pair.split('=');
+    deadlines[kind] = Math.max(1, Number(seconds));
+  }
+  return deadlines;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = Object.keys(EnvSchema.properties);
   const raw: Record<string, unknown> = {};
@@ -264,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.ITEM_LEASE_MS,
       maxInterruptions: e.ITEM_MAX_INTERRUPTIONS,
       finishPatienceMs: e.ITEM_FINISH_PATIENCE_MS,
+      deadlinesS: itemDeadlines(e.ITEM_DEADLINE_S),
     },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     providers: {

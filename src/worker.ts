@@ -128,6 +128,8 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   const sweeper = startSweeper(pool, deps.engine, operations, {
     intervalMs: config.sweepIntervalMs,
     leaseMs: config.items.leaseMs,
+    deadlinesS: config.items.deadlinesS,
+    providers: deps.providers,
     log: (outcome) =>
       outcome instanceof Error
         ? log.error({ err: outcome }, 'recovery sweep failed')

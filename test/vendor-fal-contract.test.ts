@@ -265,3 +265,54 @@ describe('a worker killed with 100 vendor jobs in flight', () => {
     assert.equal(await balanceOf(server, team.key), balance - used);
   });
 });
+
+describe('a fal job that is accepted and never answers', () => {
+  let fal: FakeFal;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    server = await startTestServer({
+      env: {
+        FAL_KEY: fal.key,
+        FAL_QUEUE_URL: fal.url,
+        FAL_JWKS_URL: fal.jwksUrl,
+        ITEM_DEADLINE_S: 'image=2',
+        SWEEP_INTERVAL_MS: '200',
+      },
+    });
+    team = await createTeam(server, 1000);
+  });
+  after(async () => {
+    await server.close();
+    await fal.close();
+  });
+
+  test('fails at the deadline of its kind (ITEM_DEADLINE_S), refunded once, and fal is asked to cancel it', async () => {
+    const balance = await balanceOf(server, team.key);
+    fal.hold(true);
+    const created = await generate(server, team, 'never answered');
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'failed');
+    assert.match(done.items[0]?.error ?? '', /^Timed out: not finished within 2 seconds/);
+    assert.equal(await balanceOf(server, team.key), balance);
+    assert.deepEqual(await ledgerKinds(server, created.body.generation_id), ['charge', 'refund']);
+    const { rows } = await server.pool.query<{ vendor_request_id: string }>(
+      'select vendor_request_id from generation_items where generation_id = $1',
+      [created.body.generation_id],
+    );
+    const requestId = rows[0]?.vendor_request_id ?? '';
+    assert.ok(requestId);
+    for (const deadline = Date.now() + 5000; !fal.cancels.includes(requestId); ) {
+      if (Date.now() > deadline) assert.fail('fal was never asked to cancel the job');
+      await sleep(50);
+    }
+    // The job finishing after all changes nothing: the item stays failed, refunded once.
+    await fal.release();
+    await sleep(500);
+    assert.deepEqual(await ledgerKinds(server, created.body.generation_id), ['charge', 'refund']);
+    fal.hold(false);
+  });
+});

@@ -29,7 +29,7 @@ export function executable(item: sql.ClaimedItem): ExecutableItem {
 /**
  * Records an item's outcome once, with everything that follows from it, in one transaction:
  * the operation's completion hook, the refund of a failed item, the generation's counters and
- * final status, and the webhook. A second call for the same item changes nothing.
+ * final status, and the webhook. A second call for the same item changes nothing (false).
  */
 export async function finishItem(
   pool: pg.Pool,
@@ -37,11 +37,11 @@ export async function finishItem(
   operation: Operation | undefined,
   item: sql.ClaimedItem,
   outcome: Outcome,
-): Promise<void> {
-  await withTransaction(pool, async (client) => {
+): Promise<boolean> {
+  return withTransaction(pool, async (client) => {
     let refund = 0;
     if (outcome.ok) {
-      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return;
+      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return false;
       const actual = outcome.file.actualCredits;
       if (actual !== undefined && actual < item.price) {
         refund = item.price - Math.max(0, Math.ceil(actual));
@@ -63,7 +63,7 @@ export async function finishItem(
       });
     } else {
       const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null);
-      if (!failed) return;
+      if (!failed) return false;
       await operation?.onFailed?.(client, executable(item), outcome.error);
       refund = failed.price;
       if (refund > 0) {
@@ -89,6 +89,7 @@ export async function finishItem(
         });
       }
     }
+    return true;
   });
 }
 
@@ -98,7 +99,7 @@ export function recordOutcome(
   operation: Operation | undefined,
   item: sql.ClaimedItem,
   outcome: Outcome,
-): Promise<void> {
+): Promise<boolean> {
   return retryWhileUnavailable(() => finishItem(ctx.pool, ctx.services, operation, item, outcome), {
     maxMs: ctx.itemPolicy.finishPatienceMs,
   });

@@ -2,23 +2,14 @@ import type pg from 'pg';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { VendorHandle } from '../providers/types.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, VENDOR_POLL_TASK } from './create.ts';
 import { finishItem } from './finish.ts';
 import * as sql from './sql.ts';
 import type { EngineServices, Operation } from './types.ts';
 
-/**
- * How long an item may take from acceptance to its outcome, by item type, before the sweep
- * fails and refunds it: generous next to any provider's real time, so only work that is truly
- * stuck is stopped.
- */
-export const ITEM_DEADLINES_S: Record<string, number> = {
-  text: 15 * 60,
-  image: 30 * 60,
-  audio: 30 * 60,
-  video: 2 * 3600,
-  model: 2 * 3600,
-};
+// An item of a type with no deadline of its own.
 const FALLBACK_DEADLINE_S = 3600;
 // A delivery due this long with nothing under way is queued again.
 const DELIVERY_GRACE_S = 30;
@@ -37,6 +28,12 @@ export interface SweepReport {
 export interface SweepOptions {
   /** Only with leases to judge: the database has been reachable for a whole lease (see Sweeper). */
   judgeLeases: boolean;
+  /** Seconds an item of each type may take from acceptance to its outcome. */
+  deadlinesS: Readonly<Record<string, number>>;
+  /** The configured vendors: a timed-out item's vendor job is cancelled there (best effort). */
+  providers: Pick<ProviderRegistry, 'get'>;
+  /** Told of a vendor job that could not be cancelled. */
+  log?: (err: Error) => void;
 }
 
 /**
@@ -53,15 +50,22 @@ export async function sweepOnce(
   options: SweepOptions,
 ): Promise<SweepReport> {
   const report: SweepReport = { requeuedItems: 0, failedItems: 0, requeuedDeliveries: 0 };
-  for (const id of await sql.selectOverdueItems(pool, ITEM_DEADLINES_S, FALLBACK_DEADLINE_S, BATCH)) {
+  for (const id of await sql.selectOverdueItems(pool, options.deadlinesS, FALLBACK_DEADLINE_S, BATCH)) {
     const item = await sql.selectUnfinishedItem(pool, id);
     if (!item) continue;
-    const limit = ITEM_DEADLINES_S[item.type] ?? FALLBACK_DEADLINE_S;
-    await finishItem(pool, services, operations[item.operation], item, {
+    const limit = options.deadlinesS[item.type] ?? FALLBACK_DEADLINE_S;
+    const failed = await finishItem(pool, services, operations[item.operation], item, {
       ok: false,
-      error: `Timed out: not finished within ${Math.round(limit / 60)} minutes of being accepted`,
+      error: `Timed out: not finished within ${limit < 120 ? `${limit} seconds` : `${Math.round(limit / 60)} minutes`} of being accepted`,
+      errorKind: 'timeout',
     });
+    if (!failed) continue;
     report.failedItems += 1;
+    // The vendor may still be working on it (and charging for it): ask it to stop.
+    const provider = item.provider ? options.providers.get(item.provider) : undefined;
+    if (item.vendor_state === 'accepted' && item.vendor_handle && provider?.cancel) {
+      await provider.cancel(item.vendor_handle as VendorHandle).catch((err: unknown) => options.log?.(err as Error));
+    }
   }
   if (!options.judgeLeases) return report;
   for (const id of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {
@@ -99,7 +103,13 @@ export function startSweeper(
   pool: pg.Pool,
   services: EngineServices,
   operations: Record<string, Operation>,
-  options: { intervalMs: number; leaseMs: number; log: (report: SweepReport | Error) => void },
+  options: {
+    intervalMs: number;
+    leaseMs: number;
+    deadlinesS: Readonly<Record<string, number>>;
+    providers: Pick<ProviderRegistry, 'get'>;
+    log: (report: SweepReport | Error) => void;
+  },
 ): Sweeper {
   let reachableSince: number | undefined = Date.now();
   let running: Promise<void> | undefined;
@@ -113,6 +123,9 @@ export function startSweeper(
       try {
         const report = await sweepOnce(pool, services, operations, {
           judgeLeases: Date.now() - reachableSince >= options.leaseMs,
+          deadlinesS: options.deadlinesS,
+          providers: options.providers,
+          log: options.log,
         });
         if (report.failedItems + report.requeuedItems + report.requeuedDeliveries > 0) options.log(report);
       } finally {
