@@ -516,16 +516,17 @@ export async function claimDeadWorkers(db: Queryable, deadAfterMs: number): Prom
 // Vendor jobs.
 
 /**
- * Records, before the submit call, that the item is going to `provider` (and opens its attempt):
- * a crash after this leaves 'submitting', which says the outcome is unknown.
+ * Records, before the submit call, that the item is going to `provider` and opens its attempt
+ * (whose id keys the submit): a crash after this leaves 'submitting', which says the outcome is
+ * unknown. Undefined when the item is no longer PROCESSING.
  */
 export async function markSubmitting(
   db: Queryable,
   itemId: string,
   provider: string,
   endpoint: string,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
     `with item as (
        update generation_items set provider = $2::text, vendor_endpoint = $3::text, vendor_state = 'submitting',
          vendor_handle = null, vendor_request_id = null, vendor_webhook_at = null, updated_at = now()
@@ -533,10 +534,21 @@ export async function markSubmitting(
        returning id, generation_id
      )
      insert into item_attempts (item_id, generation_id, provider, endpoint)
-     select id, generation_id, $2::text, $3::text from item`,
+     select id, generation_id, $2::text, $3::text from item
+     returning id::text`,
     [itemId, provider, endpoint],
   );
-  return (rowCount ?? 0) > 0;
+  return rows[0]?.id;
+}
+
+/** The attempt of an item still under way (its submit, or the vendor job it started), if any. */
+export async function selectOpenAttempt(db: Queryable, itemId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `select id::text from item_attempts where item_id = $1::text and finished_at is null
+     order by id desc limit 1`,
+    [itemId],
+  );
+  return rows[0]?.id;
 }
 
 /**

@@ -144,6 +144,16 @@ export async function submitToVendor(
     return;
   }
   if (item.vendor_state === 'submitting') {
+    // A vendor that answers a repeated key with the first job is simply asked again.
+    const again = candidates.find(
+      (c) =>
+        c.provider.idempotentSubmit && c.provider.id === item.provider && c.route.endpoint === item.vendor_endpoint,
+    );
+    const attemptId = again ? await sql.selectOpenAttempt(ctx.pool, item.id) : undefined;
+    if (again && attemptId !== undefined) {
+      await send(ctx, operation, item, candidates, work, again, attemptId, options);
+      return;
+    }
     await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: 'lost in a crash' });
     await finish(ctx, operation, item, {
       ok: false,
@@ -169,38 +179,66 @@ export async function submitToVendor(
     return;
   }
   const { provider, route } = choice.picked;
-  if (!(await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint))) return;
+  const attemptId = await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint);
+  if (attemptId === undefined) return;
+  await send(ctx, operation, item, candidates, work, choice.picked, attemptId, options);
+}
+
+/**
+ * One submit of an item's attempt (`attemptId`, recorded as submitting) to its route, and what
+ * follows from the answer: the handle recorded (or the output completed at once), or the failure
+ * to the policy. The idempotency key is the attempt's: the same when a crash has it sent again.
+ */
+async function send(
+  ctx: ExecutionContext,
+  operation: Operation,
+  item: sql.ClaimedItem,
+  candidates: PickedRoute[],
+  work: VendorWork,
+  picked: PickedRoute,
+  attemptId: string,
+  options: { mayRetry: boolean },
+): Promise<void> {
+  const { provider, route } = picked;
   let result: Awaited<ReturnType<typeof provider.submit>>;
   try {
     result = await provider.submit({
       endpoint: route.endpoint,
-      input: choice.picked.map(work.request),
-      idempotencyKey: item.id,
+      input: picked.map(work.request),
+      idempotencyKey: `${item.id}-${attemptId}`,
       webhookUrl: webhookUrlFor(ctx, provider.id, item.id),
       signal: ctx.signal,
     });
   } catch (err) {
     const error = asProviderError(err);
+    const message = redact(error.message, ctx.providers.secrets());
+    if (error.maybeAccepted && provider.idempotentSubmit && options.mayRetry) {
+      if (item.failures + 1 < ctx.itemPolicy.maxAttempts) {
+        // Still submitting, with the same attempt: the next run asks again with the same key.
+        await withTransaction(ctx.pool, async (client) => {
+          await sql.recordItemFailure(client, item.id);
+          await addJob(
+            client,
+            ITEM_TASK,
+            { item_id: item.id },
+            { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: new Date(Date.now() + (error.retryAfterMs ?? 1000)) },
+          );
+        });
+        return;
+      }
+    }
     if (error.maybeAccepted) {
       // The vendor may have the job though we never heard: sending it again could run it twice.
-      await sql.finishAttempt(ctx.pool, item.id, {
-        outcome: 'unknown',
-        error: redact(error.message, ctx.providers.secrets()),
-        errorKind: error.kind,
-      });
+      await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: message, errorKind: error.kind });
       await finish(ctx, operation, item, {
         ok: false,
-        error: `The job sent to ${provider.id} could not be confirmed (${redact(error.message, ctx.providers.secrets())}); it was not charged`,
+        error: `The job sent to ${provider.id} could not be confirmed (${message}); it was not charged`,
         errorKind: error.kind,
       });
       return;
     }
     // Refused (or never sent): nothing was accepted, so the item may be sent again.
-    await sql.finishAttempt(ctx.pool, item.id, {
-      outcome: 'submit_failed',
-      error: redact(error.message, ctx.providers.secrets()),
-      errorKind: error.kind,
-    });
+    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'submit_failed', error: message, errorKind: error.kind });
     await sql.clearVendorState(ctx.pool, item.id);
     await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, mayRetry: options.mayRetry });
     return;
