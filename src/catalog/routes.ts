@@ -1,13 +1,31 @@
 // Every catalog model with the routes that may serve it, across the image and media catalogs:
 // what the operator's view of the providers (GET /admin/v1/providers) is built from.
 import { readFileSync } from 'node:fs';
+import { Type } from 'typebox';
+import Value from 'typebox/value';
 import type { MediaCatalog } from './media-models.ts';
-import type { ModelCatalog, ModelRoute } from './models.ts';
+import { type ModelCatalog, type ModelRoute, RoutesSchema } from './models.ts';
 
 /** The in-house influencer model and the routes that may serve its images. */
 export const INFLUENCER_MODEL_ROUTES: { id: string; routes: ModelRoute[] } = JSON.parse(
   readFileSync(new URL('./models/influencer-model.json', import.meta.url), 'utf8'),
 );
+
+/**
+ * The routes of the models that endpoints name themselves, outside the catalog's lists (motion
+ * control, the LoRA video model), by model id; checked at start.
+ */
+export const FIXED_ROUTES: Readonly<Record<string, ModelRoute[]>> = loadFixedRoutes();
+
+function loadFixedRoutes(): Record<string, ModelRoute[]> {
+  const data: unknown = JSON.parse(readFileSync(new URL('./models/endpoint-routes.json', import.meta.url), 'utf8'));
+  const schema = Type.Record(Type.String(), RoutesSchema);
+  if (!Value.Check(schema, data)) {
+    const first = [...Value.Errors(schema, data)][0];
+    throw new Error(`Model catalog endpoint-routes.json: invalid at ${first?.instancePath}: ${first?.message}`);
+  }
+  return data as Record<string, ModelRoute[]>;
+}
 
 export interface ModelRoutes {
   /** The catalog the model is in (image, edit, face, video, music, ...): ids repeat across them. */
@@ -23,6 +41,7 @@ export function catalogRoutes(catalog: ModelCatalog, media: MediaCatalog): Model
     for (const model of catalog[kind]) out.push({ kind, model: model.id, routes: model.routes });
   }
   out.push({ kind: 'influencer', model: INFLUENCER_MODEL_ROUTES.id, routes: INFLUENCER_MODEL_ROUTES.routes });
+  for (const [model, routes] of Object.entries(FIXED_ROUTES)) out.push({ kind: 'video', model, routes });
   for (const [kind, list] of Object.entries(media)) {
     for (const entry of list as Array<{ id: string; routes?: ModelRoute[] }>) {
       if (entry.routes) out.push({ kind, model: entry.id, routes: entry.routes });

@@ -8,12 +8,22 @@ import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
 import { runItem } from './run-item.ts';
-import { selectItemResult } from './sql.ts';
+import { countUnfinishedItems, selectItemResult } from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
 /** How long the safety-net jobs of a synchronous request wait before they would run its items. */
 const SYNC_SAFETY_NET_MS = 10 * 60 * 1000;
+
+// How often a synchronous request looks whether its vendor jobs have finished.
+const SYNC_WAIT_STEP_MS = 100;
+
+/** Waits until none of `itemIds` is queued or processing, or until `deadline`. */
+async function waitUntilFinished(pool: Queryable, itemIds: string[], deadline: number): Promise<void> {
+  while ((await countUnfinishedItems(pool, itemIds)) > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SYNC_WAIT_STEP_MS));
+  }
+}
 
 /** The outcome of each item of a synchronous request, in order. */
 export interface SyncResult {
@@ -147,6 +157,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         if (claim) await deps.engine.recordClaimedGeneration(client, claim, created.id);
       }));
     await runHere(created.itemIds);
+    // A vendor that took the work as a job finishes it by its webhook or polls: wait for them.
+    await waitUntilFinished(deps.pool, created.itemIds, Date.now() + SYNC_SAFETY_NET_MS / 2);
     const items = await Promise.all(
       created.itemIds.map(async (id) => {
         const row = await selectItemResult(deps.pool, id);

@@ -254,6 +254,16 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
   return rows[0];
 }
 
+/** How many of `itemIds` are still queued or processing. */
+export async function countUnfinishedItems(db: Queryable, itemIds: string[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from generation_items
+     where id = any($1::text[]) and status in ('QUEUED', 'PROCESSING')`,
+    [itemIds],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** An unfinished item as a claim would return it, without claiming it (to fail it from the sweep). */
 export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(

@@ -1,7 +1,6 @@
 // Items served by a real vendor: submitted once, recorded with the vendor's handle, and finished
 // by poll jobs (or at once when the vendor's webhook says the job is done), without holding a
 // worker while the vendor works. The result files are streamed from the vendor into our storage.
-import { extname } from 'node:path';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
@@ -14,7 +13,7 @@ import {
   type ProviderOutput,
   type VendorHandle,
 } from '../providers/types.ts';
-import { extensionForContentType } from '../storage/keys.ts';
+import { contentTypeForFileName, extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { executable, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
@@ -376,9 +375,9 @@ async function copyResult(
     timeoutMs: RESULT_COPY_TIMEOUT_MS,
     maxBytes: RESULT_MAX_BYTES,
   });
-  const contentType = fetched.contentType || (file.contentType ?? '').toLowerCase();
-  const extension = extensionForContentType(contentType) ?? extname(new URL(file.url).pathname).slice(1);
-  if (!contentType.startsWith(`${expects}/`) || !extension) {
+  const contentType = resultType(fetched.contentType, file);
+  const extension = contentType ? extensionForContentType(contentType) : undefined;
+  if (!contentType?.startsWith(`${expects}/`) || !extension) {
     fetched.body.destroy();
     throw wrongType(contentType, expects);
   }
@@ -387,7 +386,27 @@ async function copyResult(
   return { url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
 }
 
-function wrongType(contentType: string, expects: VendorWork['expects']): ProviderError {
+// What servers say of a file whose type they do not know.
+const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/binary']);
+
+/**
+ * A vendor file's media type: what its server said, unless that is generic (a CDN serving a .glb
+ * as application/octet-stream): then what the vendor said of it, then its file name's extension.
+ */
+function resultType(served: string, file: { url: string; contentType?: string; fileName?: string }) {
+  const known = (type: string | undefined) => {
+    const essence = (type ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    return GENERIC_TYPES.has(essence) ? undefined : essence;
+  };
+  return (
+    known(served) ??
+    known(file.contentType) ??
+    contentTypeForFileName(file.fileName ?? '') ??
+    contentTypeForFileName(new URL(file.url).pathname)
+  );
+}
+
+function wrongType(contentType: string | undefined, expects: VendorWork['expects']): ProviderError {
   return new ProviderError(`The vendor's result is ${contentType || 'of no type'}, not ${expects}`, false, {
     kind: 'internal',
   });

@@ -75,6 +75,13 @@ export function isValidStorageKey(key: unknown): key is string {
   return ext !== undefined && Object.hasOwn(TYPES, ext);
 }
 
+/** The content type of a file name's extension (`.glb` → model/gltf-binary), when we store that type. */
+export function contentTypeForFileName(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  const ext = dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(TYPES, ext) ? TYPES[ext] : undefined;
+}
+
 /** The content type served for a key, or undefined when the key is not valid. */
 export function contentTypeForKey(key: string): string | undefined {
   if (!isValidStorageKey(key)) return undefined;

@@ -1,6 +1,30 @@
-import type { Operation } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import type { Model3dInput } from './inputs.ts';
+
+/** 3D generation for a vendor: from the prompt, or from the image when one is given. */
+const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
+  const req = item.request as Model3dInput;
+  return {
+    routes: ctx.media.model_3d.find((m) => m.id === item.model)?.routes ?? [],
+    request: {
+      kind: 'model3d',
+      prompt: req.prompt,
+      imageUrl: req.init_image,
+      mode: req.mode,
+      artStyle: req.art_style,
+      topology: req.topology,
+      targetPolycount: req.target_polycount,
+      symmetry: req.symmetry,
+      tPose: req.t_pose,
+      pbr: req.pbr,
+      promptExpansion: req.prompt_expansion,
+      seed: Number(item.input.seed ?? 0),
+    },
+    expects: 'model',
+  };
+};
 
 /** 3D model generation. */
 export const model3dOperations: Record<string, Operation> = {
-  'model3d.generate': {},
+  'model3d.generate': { vendor: model3dForVendor },
 };
