@@ -10,11 +10,15 @@ function routesOf(list: ReadonlyArray<{ id: string; routes: VendorWork['routes']
   return list.find((m) => m.id === id)?.routes ?? [];
 }
 
-/** videos/generate for a vendor: text-to-video, or image-to-video from the first frame. */
+/**
+ * videos/generate for a vendor: text-to-video, or image-to-video from the first frame. The provider
+ * family's `settings.provider` keeps the routes of that provider only (none configured: simulated).
+ */
 const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
   const req = item.request as VideoGenerateInput;
+  const routes = routesOf(ctx.media.video, item.model);
   return {
-    routes: routesOf(ctx.media.video, item.model),
+    routes: req.family ? routes.filter((r) => r.provider === req.family?.provider) : routes,
     request: {
       kind: 'video',
       prompt: req.prompt,
