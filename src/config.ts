@@ -58,6 +58,9 @@ const EnvSchema = Type.Object({
   FAL_QUEUE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://queue.fal.run' }),
   FAL_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://rest.fal.ai/.well-known/jwks.json' }),
   FAL_REQUEST_TIMEOUT_S: Type.Integer({ minimum: 10, maximum: 86_400, default: 3600 }),
+  REPLICATE_API_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  REPLICATE_BASE_URL: Type.String({ pattern: '^https?://[^/]+/?$', default: 'https://api.replicate.com' }),
+  REPLICATE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]+$' })),
   VENDOR_HTTP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 90_000 }),
   VENDOR_POLL_MIN_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1000 }),
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
@@ -174,6 +177,8 @@ export interface Config {
     /** The circuit breaker: a route cools for `seconds` after `after` failures in a row. */
     cooldown: { after: number; seconds: number };
     fal: { key: string | undefined; queueUrl: string; jwksUrl: string; requestTimeoutS: number };
+    /** Replicate's predictions API; its webhook secret is read from Replicate when not set. */
+    replicate: { token: string | undefined; baseUrl: string; webhookSecret: string | undefined };
   };
   payments: {
     /** Who takes the money; `builtin` is a test checkout that credits without charging anyone. */
@@ -307,6 +312,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         queueUrl: e.FAL_QUEUE_URL.replace(/\/+$/, ''),
         jwksUrl: e.FAL_JWKS_URL,
         requestTimeoutS: e.FAL_REQUEST_TIMEOUT_S,
+      },
+      replicate: {
+        token: e.REPLICATE_API_TOKEN,
+        baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),
+        webhookSecret: e.REPLICATE_WEBHOOK_SECRET,
       },
     },
     payments: {

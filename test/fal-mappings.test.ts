@@ -9,6 +9,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../src/catalog/routes.ts';
+import { loadConfig } from '../src/config.ts';
 import { createProviderRegistry } from '../src/providers/registry.ts';
 import { type ImageRequest, ProviderError } from '../src/providers/types.ts';
 
@@ -35,13 +36,8 @@ function validatorOf(endpoint: string): ValidateFunction {
 }
 
 const registry = createProviderRegistry(
-  {
-    mode: 'auto',
-    httpTimeoutMs: 90_000,
-    poll: { minMs: 1000, maxMs: 60_000 },
-    cooldown: { after: 3, seconds: 60 },
-    fal: { key: 'test-key', queueUrl: 'http://127.0.0.1:9', jwksUrl: 'http://127.0.0.1:9/jwks', requestTimeoutS: 60 },
-  },
+  loadConfig({ FAL_KEY: 'test-key', FAL_QUEUE_URL: 'http://127.0.0.1:9', FAL_JWKS_URL: 'http://127.0.0.1:9/jwks' })
+    .providers,
   () => Promise.reject(new Error('no network in this test')),
 );
 

@@ -4,6 +4,11 @@ import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
 import type { Mapping } from './mapping.ts';
+import { createReplicateProvider } from './replicate/client.ts';
+
+// Replicate routes are given mappings as the models are mapped and checked.
+const REPLICATE_MAPPINGS: Record<string, Mapping> = {};
+
 import { type Fetch, type Provider, startsFromImages, type VendorRequest } from './types.ts';
 
 interface Registered {
@@ -48,19 +53,44 @@ export const routeKey = (route: { provider: string; endpoint: string }): string 
  */
 export function createProviderRegistry(config: Config['providers'], fetch: Fetch): ProviderRegistry {
   const registered = new Map<string, Registered>();
-  if (config.mode === 'auto' && config.fal.key) {
-    const fal = config.fal;
-    registered.set('fal', {
-      provider: createFalProvider({
-        key: fal.key as string,
-        queueUrl: fal.queueUrl,
-        requestTimeoutS: fal.requestTimeoutS,
-        fetch,
-        jwks: jwksFromUrl(fal.jwksUrl, fetch),
-      }),
-      mappings: FAL_MAPPINGS,
-      trustedOrigins: [new URL(fal.queueUrl).origin],
-    });
+  const secrets: string[] = [];
+  const register = (entry: Registered, ...keys: Array<string | undefined>) => {
+    registered.set(entry.provider.id, entry);
+    for (const key of keys) if (key) secrets.push(key);
+  };
+  const vendors = config.mode === 'auto';
+  const { fal, replicate } = config;
+  if (vendors && fal.key) {
+    register(
+      {
+        provider: createFalProvider({
+          key: fal.key,
+          queueUrl: fal.queueUrl,
+          requestTimeoutS: fal.requestTimeoutS,
+          fetch,
+          jwks: jwksFromUrl(fal.jwksUrl, fetch),
+        }),
+        mappings: FAL_MAPPINGS,
+        trustedOrigins: [new URL(fal.queueUrl).origin],
+      },
+      fal.key,
+    );
+  }
+  if (vendors && replicate.token) {
+    register(
+      {
+        provider: createReplicateProvider({
+          token: replicate.token,
+          baseUrl: replicate.baseUrl,
+          webhookSecret: replicate.webhookSecret,
+          fetch,
+        }),
+        mappings: REPLICATE_MAPPINGS,
+        trustedOrigins: [new URL(replicate.baseUrl).origin],
+      },
+      replicate.token,
+      replicate.webhookSecret,
+    );
   }
   return {
     candidates(routes, request) {
@@ -84,6 +114,6 @@ export function createProviderRegistry(config: Config['providers'], fetch: Fetch
     get: (id) => registered.get(id)?.provider,
     configured: () => [...registered.keys()],
     trustedOrigins: (id) => registered.get(id)?.trustedOrigins ?? [],
-    secrets: () => (config.mode === 'auto' && config.fal.key ? [config.fal.key] : []),
+    secrets: () => secrets,
   };
 }

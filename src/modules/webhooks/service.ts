@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { retryWhileUnavailable } from '../../db/errors.ts';
 import type { Queryable } from '../../db/pool.ts';
@@ -6,6 +5,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { addJob } from '../../db/sql.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetch.ts';
+import { signStandardWebhook } from '../../lib/standard-webhooks.ts';
 import * as sql from './sql.ts';
 
 export const WEBHOOK_TASK = 'webhook_deliver';
@@ -19,13 +19,6 @@ const RECORD_PATIENCE_MS = 30_000;
  * an outage, which is then made again with the same webhook-id (at-least-once).
  */
 export const WEBHOOK_JOB_MAX_ATTEMPTS = 25;
-
-/** Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the secret. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return `v1,${mac}`;
-}
 
 /**
  * Records a delivery for a finished generation and queues its first attempt, in the caller's
@@ -72,7 +65,7 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
         'user-agent': 'genmedia-webhooks/1',
         'webhook-id': delivery.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(delivery.webhook_secret, delivery.id, timestamp, delivery.payload),
+        'webhook-signature': signStandardWebhook(delivery.webhook_secret, delivery.id, timestamp, delivery.payload),
       },
       allowPrivate: options.allowPrivateUrls,
       followRedirects: false,

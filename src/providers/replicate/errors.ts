@@ -3,7 +3,8 @@ import { ProviderError } from '../types.ts';
 
 // What a model's own safety checker says when it refuses (cog models raise "NSFW content detected",
 // Replicate's platform filter says "flagged as sensitive" with code E005).
-const CONTENT_POLICY = /\bnsfw\b|flagged as sensitive|\(E005\)|safety (checker|filter|system)|content (policy|moderation)/i;
+const CONTENT_POLICY =
+  /\bnsfw\b|flagged as sensitive|\(E005\)|safety (checker|filter|system)|content (policy|moderation)/i;
 
 interface InvalidField {
   field?: unknown;
@@ -87,7 +88,8 @@ export function replicateHttpError(status: number, headers: Headers, bodyText: s
 function errorText(error: unknown): string {
   if (typeof error === 'string' && error.trim() !== '') return error.trim();
   if (error && typeof error === 'object') {
-    const detail = (error as { detail?: unknown; message?: unknown }).detail ?? (error as { message?: unknown }).message;
+    const said = error as { detail?: unknown; message?: unknown };
+    const detail = said.detail ?? said.message;
     return typeof detail === 'string' ? detail : JSON.stringify(error);
   }
   return 'the prediction failed';

@@ -1,7 +1,8 @@
 // Replicate signs its webhooks the Standard Webhooks way (the format of our own outgoing webhooks):
 // `webhook-signature` holds `v1,<base64 HMAC-SHA256>` entries over `${id}.${timestamp}.${body}`,
 // keyed with the base64 part of a `whsec_` secret.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { standardWebhookKey, standardWebhookMac } from '../../lib/standard-webhooks.ts';
 import { WebhookRejectedError } from '../types.ts';
 
 /** Replicate's webhook timestamps may be this far from our clock. */
@@ -51,13 +52,6 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return one;
 }
 
-/** The HMAC key of a `whsec_<base64>` secret. */
-function keyOf(secret: string): Buffer {
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  if (key.length === 0) throw new WebhookRejectedError('The Replicate webhook signing secret is empty or not base64');
-  return key;
-}
-
 /** The signed parts of a Standard Webhooks request, checked for presence and freshness. */
 export interface SignedWebhook {
   id: string;
@@ -93,10 +87,10 @@ export function readSignedWebhook(
 
 /** Whether one of the webhook's signatures is the HMAC of its content under `secret` (constant time). */
 export function signedWith(webhook: SignedWebhook, secret: string): boolean {
-  const expected = createHmac('sha256', keyOf(secret))
-    .update(`${webhook.id}.${webhook.timestamp}.`)
-    .update(webhook.body)
-    .digest();
+  if (standardWebhookKey(secret).length === 0) {
+    throw new WebhookRejectedError('The Replicate webhook signing secret is empty or not base64');
+  }
+  const expected = standardWebhookMac(secret, webhook.id, webhook.timestamp, webhook.body);
   return webhook.signatures.some(
     (signature) => signature.length === expected.length && timingSafeEqual(signature, expected),
   );
