@@ -61,6 +61,10 @@ const EnvSchema = Type.Object({
   REPLICATE_API_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   REPLICATE_BASE_URL: Type.String({ pattern: '^https?://[^/]+/?$', default: 'https://api.replicate.com' }),
   REPLICATE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]+$' })),
+  COMFYUI_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
+  COMFYUI_HEADERS: Type.Optional(Type.String({ minLength: 2 })),
+  COMFYUI_WORKFLOWS_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  COMFYUI_MODELS: Type.Optional(Type.String({ minLength: 2 })),
   VENDOR_HTTP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 90_000 }),
   VENDOR_POLL_MIN_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1000 }),
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
@@ -177,6 +181,16 @@ export interface Config {
     /** The circuit breaker: a route cools for `seconds` after `after` failures in a row. */
     cooldown: { after: number; seconds: number };
     fal: { key: string | undefined; queueUrl: string; jwksUrl: string; requestTimeoutS: number };
+    /**
+     * A self-hosted ComfyUI: its headers (a proxy's auth), a folder of workflow templates (the
+     * built-in ones when unset), and the catalog models it serves, as `kind:model` → workflows.
+     */
+    comfyui: {
+      url: string | undefined;
+      headers: Record<string, string>;
+      workflowsDir: string | undefined;
+      models: Record<string, ComfyModelWorkflows>;
+    };
     /** Replicate's predictions API; its webhook secret is read from Replicate when not set. */
     replicate: { token: string | undefined; baseUrl: string; webhookSecret: string | undefined };
   };
@@ -201,7 +215,6 @@ export interface Config {
   };
 }
 
-/** Parses and validates the environment once; a bad value stops the start with a clear message. */
 /**
  * How long an item of each type may take, generous next to any vendor's real time so only work
  * that is truly stuck is stopped: `ITEM_DEADLINE_S` (`video=3600,image=600`) overrides some.
@@ -223,6 +236,66 @@ function itemDeadlines(setting: string): Record<string, number> {
   return deadlines;
 }
 
+/** The workflows a self-hosted ComfyUI runs for one catalog model: without and with input images. */
+export interface ComfyModelWorkflows {
+  workflow?: string;
+  image_workflow?: string;
+}
+
+function parseJsonSetting(name: string, value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`Invalid configuration:\n  ${name}: must be JSON`);
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** COMFYUI_HEADERS: a JSON object of header names and string values. */
+function comfyHeaders(value: string | undefined): Record<string, string> {
+  if (value === undefined) return {};
+  const parsed = parseJsonSetting('COMFYUI_HEADERS', value);
+  if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
+    throw new Error(
+      'Invalid configuration:\n  COMFYUI_HEADERS: must be a JSON object of strings, e.g. {"x-api-key":"…"}',
+    );
+  }
+  return parsed as Record<string, string>;
+}
+
+/**
+ * COMFYUI_MODELS: `{"image:sdxl": "text-to-image", "video:wan-2.2": {"image_workflow": "image-to-video"}}`:
+ * each `kind:model` (kind image, edit, face or video) to a workflow, or to the workflows without
+ * and with input images. Whether the models and workflows exist is checked once both are loaded.
+ */
+function comfyModels(value: string | undefined): Record<string, ComfyModelWorkflows> {
+  if (value === undefined) return {};
+  const parsed = parseJsonSetting('COMFYUI_MODELS', value);
+  const problem = (detail: string) =>
+    new Error(`Invalid configuration:\n  COMFYUI_MODELS: ${detail}, e.g. {"image:sdxl":"text-to-image"}`);
+  if (!isPlainObject(parsed)) throw problem('must be a JSON object');
+  const models: Record<string, ComfyModelWorkflows> = {};
+  for (const [key, given] of Object.entries(parsed)) {
+    if (!/^(image|edit|face|video):[a-z0-9][a-z0-9._-]*$/.test(key)) {
+      throw problem(`"${key}" is not kind:model with kind image, edit, face or video`);
+    }
+    const workflows = typeof given === 'string' ? { workflow: given, image_workflow: given } : given;
+    if (
+      !isPlainObject(workflows) ||
+      Object.keys(workflows).some((k) => k !== 'workflow' && k !== 'image_workflow') ||
+      !Object.values(workflows).every((v) => typeof v === 'string' && v !== '') ||
+      Object.keys(workflows).length === 0
+    ) {
+      throw problem(`"${key}" must name a workflow, or {"workflow"?, "image_workflow"?}`);
+    }
+    models[key] = workflows as ComfyModelWorkflows;
+  }
+  return models;
+}
+
+/** Parses and validates the environment once; a bad value stops the start with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = Object.keys(EnvSchema.properties);
   const raw: Record<string, unknown> = {};
@@ -312,6 +385,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         queueUrl: e.FAL_QUEUE_URL.replace(/\/+$/, ''),
         jwksUrl: e.FAL_JWKS_URL,
         requestTimeoutS: e.FAL_REQUEST_TIMEOUT_S,
+      },
+      comfyui: {
+        url: e.COMFYUI_URL?.replace(/\/+$/, ''),
+        headers: comfyHeaders(e.COMFYUI_HEADERS),
+        workflowsDir: e.COMFYUI_WORKFLOWS_DIR,
+        models: comfyModels(e.COMFYUI_MODELS),
       },
       replicate: {
         token: e.REPLICATE_API_TOKEN,

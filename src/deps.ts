@@ -1,9 +1,12 @@
 import type pg from 'pg';
+import sharp from 'sharp';
 import type { Deps } from './app-types.ts';
 import { loadMediaCatalog } from './catalog/media-models.ts';
 import { loadModelCatalog } from './catalog/models.ts';
+import { addComfyRoutes } from './catalog/operator-routes.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
+import { createMediaFetcher } from './engine/urls.ts';
 import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
@@ -12,13 +15,39 @@ import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idemp
 import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { resolveWorkspace } from './modules/workspaces/service.ts';
 import { createMetricsRegistry } from './plugins/metrics.ts';
+import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
-import type { Fetch } from './providers/types.ts';
+import { type Fetch, ProviderError } from './providers/types.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
 export function createDeps(config: Config, pool: pg.Pool, adminToken: string | undefined): Deps {
   const { s3 } = config.storage;
+  const catalog = loadModelCatalog();
+  const media = loadMediaCatalog();
+  const storage = createStorage({
+    driver: config.storage.driver,
+    localRoot: defaultLocalRoot(config.dataDir),
+    publicBaseUrl: config.publicBaseUrl,
+    s3: {
+      bucket: s3.bucket,
+      region: s3.region,
+      endpoint: s3.endpoint,
+      forcePathStyle: s3.forcePathStyle,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      prefix: s3.prefix,
+      publicUrl: s3.publicUrl,
+    },
+  });
+  const comfy = config.providers.comfyui;
+  // The operator's own templates beside (or instead of) the built-in ones of the same name.
+  const comfyWorkflows = comfy.url
+    ? { ...loadWorkflows(), ...(comfy.workflowsDir ? loadWorkflows(comfy.workflowsDir) : {}) }
+    : {};
+  if (comfy.url && config.providers.mode === 'auto') {
+    addComfyRoutes(catalog, media, comfy.models, Object.keys(comfyWorkflows));
+  }
   return {
     config,
     pool,
@@ -26,23 +55,9 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     rateLimiter: new TeamRateLimiter(config.rateLimit),
     authThrottle: new AuthFailureThrottle(config.authFailures),
     plans: loadCreditPlans(),
-    catalog: loadModelCatalog(),
-    media: loadMediaCatalog(),
-    storage: createStorage({
-      driver: config.storage.driver,
-      localRoot: defaultLocalRoot(config.dataDir),
-      publicBaseUrl: config.publicBaseUrl,
-      s3: {
-        bucket: s3.bucket,
-        region: s3.region,
-        endpoint: s3.endpoint,
-        forcePathStyle: s3.forcePathStyle,
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: s3.secretAccessKey,
-        prefix: s3.prefix,
-        publicUrl: s3.publicUrl,
-      },
-    }),
+    catalog,
+    media,
+    storage,
     adminToken,
     instanceId: newId('proc'),
     engine: {
@@ -54,7 +69,10 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
       completeIdempotencyKey,
       recordClaimedGeneration,
     },
-    providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs)),
+    providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs), {
+      comfyWorkflows,
+      fetchInput: inputImageFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
+    }),
     metrics: createMetricsRegistry(),
   };
 }
@@ -64,5 +82,17 @@ function vendorFetch(timeoutMs: number): Fetch {
   return (url, init) => {
     const timeout = AbortSignal.timeout(timeoutMs);
     return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  };
+}
+
+/** An input image for a self-hosted server: its bytes under the outbound policy, and its type. */
+function inputImageFetcher(fetchMedia: (url: string) => Promise<Buffer>) {
+  return async (url: string): Promise<{ data: Buffer; contentType: string }> => {
+    const data = await fetchMedia(url);
+    const { format } = await sharp(data)
+      .metadata()
+      .catch(() => ({ format: undefined }));
+    if (!format) throw new ProviderError(`${url} is not an image`, false, { kind: 'invalid_input' });
+    return { data, contentType: `image/${format}` };
   };
 }

@@ -9,6 +9,7 @@ import { type PickedRoute, routeKey } from '../providers/registry.ts';
 import {
   type OutputFile,
   type PollResult,
+  type Provider,
   ProviderError,
   type ProviderOutput,
   type VendorHandle,
@@ -45,21 +46,22 @@ const RESULT_MAX_BYTES = 4 * 1024 * 1024 * 1024;
 const RESULT_COPY_TIMEOUT_MS = 30 * 60_000;
 
 /**
+ * The webhook URL a vendor is given for one item, when the vendor sends webhooks we can verify and
+ * can reach us: it names the item, so a webhook that arrives before the vendor's answer to the
+ * submit has been recorded still finds it.
+ */
+function webhookUrlFor(ctx: ExecutionContext, provider: Provider, itemId: string): string | undefined {
+  const url = provider.verifyWebhook ? ctx.vendorWebhookUrl(provider.id) : undefined;
+  return url ? `${url}?item=${encodeURIComponent(itemId)}` : undefined;
+}
+
+/**
  * The least pause before polling a vendor job: polls are the safety net when the vendor was asked
  * for a webhook (at most `maxMs` apart, so ten thousand jobs in flight do not keep a worker busy
  * asking), and the way to the result otherwise (`minMs`).
  */
-function firstPollDelay(ctx: ExecutionContext, providerId: string): number {
-  return ctx.vendorWebhookUrl(providerId) ? ctx.poll.maxMs : ctx.poll.minMs;
-}
-
-/**
- * The webhook URL a vendor is given for one item: it names the item, so a webhook that arrives
- * before the vendor's answer to the submit has been recorded still finds it.
- */
-function webhookUrlFor(ctx: ExecutionContext, providerId: string, itemId: string): string | undefined {
-  const url = ctx.vendorWebhookUrl(providerId);
-  return url ? `${url}?item=${encodeURIComponent(itemId)}` : undefined;
+function firstPollDelay(ctx: ExecutionContext, provider: Provider): number {
+  return webhookUrlFor(ctx, provider, '') ? ctx.poll.maxMs : ctx.poll.minMs;
 }
 
 // The largest verified webhook result carried to the poll job (as JSON); a larger one is read
@@ -205,7 +207,7 @@ async function send(
       endpoint: route.endpoint,
       input: picked.map(work.request),
       idempotencyKey: `${item.id}-${attemptId}`,
-      webhookUrl: webhookUrlFor(ctx, provider.id, item.id),
+      webhookUrl: webhookUrlFor(ctx, provider, item.id),
       signal: ctx.signal,
     });
   } catch (err) {
@@ -249,7 +251,7 @@ async function send(
   }
   await withTransaction(ctx.pool, async (client) => {
     const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
-    if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider.id));
+    if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
   });
 }
 
@@ -278,7 +280,7 @@ export async function pollVendor(
   if (result.kind === 'pending') {
     await withTransaction(ctx.pool, async (client) => {
       await sql.updateVendorProgress(client, item.id, result.progress ?? null, result.queuePosition ?? null);
-      const floor = firstPollDelay(ctx, provider.id);
+      const floor = firstPollDelay(ctx, provider);
       await queuePoll(
         client,
         item.id,
