@@ -1,14 +1,13 @@
 import type { ModelRoute } from '../catalog/models.ts';
 import type { Config } from '../config.ts';
+import { type ComfySettings, createComfyProvider } from './comfyui/client.ts';
+import { COMFYUI_MAPPINGS, type Workflow } from './comfyui/workflows.ts';
 import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
 import type { Mapping } from './mapping.ts';
 import { createReplicateProvider } from './replicate/client.ts';
-
-// Replicate routes are given mappings as the models are mapped and checked.
-const REPLICATE_MAPPINGS: Record<string, Mapping> = {};
-
+import { REPLICATE_MAPPINGS } from './replicate/mappings.ts';
 import { type Fetch, type Provider, startsFromImages, type VendorRequest } from './types.ts';
 
 interface Registered {
@@ -51,7 +50,16 @@ export const routeKey = (route: { provider: string; endpoint: string }): string 
  * Builds the registry from the configuration: a vendor is configured when its key is set (and
  * PROVIDERS is not `simulator`). Adapters get their settings and `fetch`, nothing else.
  */
-export function createProviderRegistry(config: Config['providers'], fetch: Fetch): ProviderRegistry {
+export function createProviderRegistry(
+  config: Config['providers'],
+  fetch: Fetch,
+  local: {
+    /** ComfyUI's workflow templates, by name. */
+    comfyWorkflows?: Record<string, Workflow>;
+    /** Fetches an input image under the outbound policy (for a self-hosted server to be given it). */
+    fetchInput?: ComfySettings['fetchInput'];
+  } = {},
+): ProviderRegistry {
   const registered = new Map<string, Registered>();
   const secrets: string[] = [];
   const register = (entry: Registered, ...keys: Array<string | undefined>) => {
@@ -59,7 +67,7 @@ export function createProviderRegistry(config: Config['providers'], fetch: Fetch
     for (const key of keys) if (key) secrets.push(key);
   };
   const vendors = config.mode === 'auto';
-  const { fal, replicate } = config;
+  const { fal, replicate, comfyui } = config;
   if (vendors && fal.key) {
     register(
       {
@@ -74,6 +82,23 @@ export function createProviderRegistry(config: Config['providers'], fetch: Fetch
         trustedOrigins: [new URL(fal.queueUrl).origin],
       },
       fal.key,
+    );
+  }
+  if (vendors && comfyui.url && local.fetchInput) {
+    register(
+      {
+        provider: createComfyProvider({
+          baseUrl: comfyui.url,
+          headers: comfyui.headers,
+          fetch,
+          workflows: local.comfyWorkflows ?? {},
+          fetchInput: local.fetchInput,
+        }),
+        mappings: COMFYUI_MAPPINGS,
+        // The operator's own server: its files are fetched wherever it is.
+        trustedOrigins: [new URL(comfyui.url).origin],
+      },
+      ...Object.values(comfyui.headers),
     );
   }
   if (vendors && replicate.token) {

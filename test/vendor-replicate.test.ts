@@ -1,0 +1,107 @@
+// Replicate behind the whole service, as the second route of models fal serves first: a fake fal
+// and a fake Replicate (test/fakes/) on 127.0.0.1, selected with their base-URL variables.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
+import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, waitForGeneration } from './media-helpers.ts';
+
+describe('failover from fal to Replicate', () => {
+  let fal: FakeFal;
+  let replicate: FakeReplicate;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    replicate = await startFakeReplicate();
+    server = await startTestServer({
+      env: {
+        FAL_KEY: fal.key,
+        FAL_QUEUE_URL: fal.url,
+        FAL_JWKS_URL: fal.jwksUrl,
+        REPLICATE_API_TOKEN: replicate.token,
+        REPLICATE_BASE_URL: replicate.url,
+        // One attempt a route: an outage moves the item on at once.
+        ITEM_MAX_ATTEMPTS: '1',
+      },
+    });
+    team = await createTeam(server, 1000);
+  });
+  after(async () => {
+    await server.close();
+    await fal.close();
+    await replicate.close();
+  });
+
+  const generate = (prompt: string) =>
+    call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt, model: 'flux-1-dev', settings: { aspect_ratio: '16:9' } },
+    });
+
+  test('with fal down, Replicate serves the image and its signed webhook finishes it', async () => {
+    fal.outage('fal-ai/flux-lora', true);
+    try {
+      const before = await balanceOf(server, team.key);
+      const created = await generate('a red kite over the dunes');
+      assert.equal(created.status, 200, created.text);
+      const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+      assert.equal(done.status, 'completed');
+      const sent = replicate.submissions.filter((s) => JSON.stringify(s.body).includes('a red kite over the dunes'));
+      assert.equal(sent.length, 1, 'sent to Replicate once');
+      assert.equal(sent[0]?.path, '/v1/models/black-forest-labs/flux-dev-lora/predictions');
+      assert.equal(sent[0]?.headers.authorization, `Bearer ${replicate.token}`);
+      assert.match(String(sent[0]?.body.webhook), /\/webhooks\/providers\/replicate\?item=/);
+      assert.deepEqual(sent[0]?.body.webhook_events_filter, ['completed']);
+      const url = done.items[0]?.url ?? '';
+      assert.ok(url.startsWith(`${server.url}/media/`), url);
+      const image = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata();
+      assert.equal(image.format, 'png');
+      assert.equal(await balanceOf(server, team.key), before - done.credits_used);
+      const { rows } = await server.pool.query<{ provider: string; outcome: string }>(
+        'select provider, outcome from item_attempts where generation_id = $1 order by id',
+        [created.body.generation_id],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.provider, r.outcome]),
+        [
+          ['fal', 'submit_failed'],
+          ['replicate', 'completed'],
+        ],
+      );
+      assert.equal(replicate.secretReads(), 1, "the account's signing secret was read to verify the webhook");
+    } finally {
+      fal.outage('fal-ai/flux-lora', false);
+    }
+  });
+
+  test('a Replicate webhook with a bad signature is 401 and changes nothing', async () => {
+    const body = JSON.stringify({ id: 'p1', status: 'succeeded', output: 'https://example.com/x.png' });
+    const headers = replicate.signWebhook(body, Math.floor(Date.now() / 1000), `whsec_${'A'.repeat(32)}`);
+    const forged = await call(server, 'POST', '/webhooks/providers/replicate', { raw: body, headers });
+    assert.equal(forged.status, 401, forged.text);
+  });
+
+  test('a prediction that fails is refunded once with Replicate’s words', async () => {
+    fal.outage('fal-ai/flux-lora', true);
+    try {
+      const before = await balanceOf(server, team.key);
+      const created = await generate('a storm [replicate:nsfw]');
+      const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+      assert.equal(done.status, 'failed');
+      assert.match(done.items[0]?.error ?? '', /NSFW|safety|sensitive/i);
+      assert.equal(await balanceOf(server, team.key), before);
+      await sleep(200);
+      const { rows } = await server.pool.query<{ n: number }>(
+        `select count(*)::int as n from credit_ledger where generation_id = $1 and kind = 'refund'`,
+        [created.body.generation_id],
+      );
+      assert.equal(rows[0]?.n, 1);
+    } finally {
+      fal.outage('fal-ai/flux-lora', false);
+    }
+  });
+});
