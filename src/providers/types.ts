@@ -224,6 +224,50 @@ export interface Model3dRequest {
   seed: number;
 }
 
+/** A person in a portrait speaking an audio track (a talking head). */
+export interface TalkingHeadRequest {
+  kind: 'talking_head';
+  /** The portrait, or the first frame, to animate. */
+  imageUrl: string;
+  /** The speech: uploaded, or spoken from the script in the chosen voice before the submit. */
+  audioUrl: string;
+  /** What is said, when it is known (a script); null for uploaded audio. */
+  script: string | null;
+  /** Camera or scene direction, for models that take a prompt; null when none was given. */
+  prompt: string | null;
+  durationSeconds: number;
+  resolution: string;
+  aspectRatio: string;
+}
+
+/** One character of a reference video: its front view and other views of it. */
+export interface ReferenceElement {
+  frontal: string;
+  references: string[];
+}
+
+/**
+ * A video of characters and references from a prompt written in our syntax: `@Element1`… names
+ * the elements in order, `@Image1`… the images; a mapping writes them the model's own way.
+ */
+export interface ReferenceRequest {
+  kind: 'reference';
+  /** The whole prompt, in our syntax. */
+  prompt: string;
+  /** The shots of a multi-shot request in order (one shot, the whole prompt, otherwise). */
+  shots: Array<{ prompt: string; durationSeconds: number }>;
+  /** The influencer's face first (as Element1) when one was named, then the request's elements. */
+  elements: ReferenceElement[];
+  images: string[];
+  startFrame: string | null;
+  endFrame: string | null;
+  durationSeconds: number;
+  aspectRatio: string;
+  resolution: string;
+  /** Whether the model should make its own soundtrack. */
+  audio: boolean;
+}
+
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
 export type VendorRequest =
   | ImageRequest
@@ -231,7 +275,9 @@ export type VendorRequest =
   | LipsyncRequest
   | MotionRequest
   | UpscaleRequest
-  | Model3dRequest;
+  | Model3dRequest
+  | TalkingHeadRequest
+  | ReferenceRequest;
 
 /** Whether a request brings images to start from: a route's image endpoint then serves it. */
 export function startsFromImages(request: VendorRequest): boolean {
@@ -242,6 +288,8 @@ export function startsFromImages(request: VendorRequest): boolean {
       return request.firstFrame !== null;
     case 'model3d':
       return request.imageUrl !== null;
+    case 'reference':
+      return request.startFrame !== null;
     default:
       return false;
   }
