@@ -172,6 +172,37 @@ export const TTS_EMOTIONS = [
 ] as const;
 export type TtsEmotion = (typeof TTS_EMOTIONS)[number];
 
+/** Names of emotions that TTS speaks as one of its own. */
+export const EMOTION_ALIASES: Record<string, TtsEmotion> = {
+  cheerful: 'happy',
+  joyful: 'happy',
+  joy: 'happy',
+  sorrowful: 'sad',
+  sadly: 'sad',
+  mad: 'angry',
+  furious: 'angry',
+  afraid: 'fearful',
+  scared: 'fearful',
+  fear: 'fearful',
+  disgust: 'disgusted',
+  surprise: 'surprised',
+  shocked: 'surprised',
+  enthusiastic: 'excited',
+  curious: 'surprised',
+  frustrated: 'angry',
+  soothing: 'calm',
+  relaxed: 'calm',
+  gentle: 'calm',
+  normal: 'neutral',
+  default: 'neutral',
+};
+/** The TTS emotion of a name: itself, an alias (`enthusiastic` → excited), else neutral. */
+export function ttsEmotion(name: string): TtsEmotion {
+  return (TTS_EMOTIONS as readonly string[]).includes(name)
+    ? (name as TtsEmotion)
+    : (EMOTION_ALIASES[name] ?? 'neutral');
+}
+
 export const TTS_FORMATS = ['mp3', 'wav', 'ogg', 'flac', 'aac', 'pcm'] as const;
 export type TtsFormat = (typeof TTS_FORMATS)[number];
 

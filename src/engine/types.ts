@@ -138,8 +138,16 @@ export interface VendorWork {
 
 /** What the workers know of an operation: how to run an item, and what a completion adds. */
 export interface Operation {
-  /** Describes an item for a vendor; without it (or without a configured route) the simulator runs it. */
-  vendor?: (ctx: ExecutionContext, item: ExecutableItem) => VendorWork;
+  /**
+   * Describes an item for a vendor; without it, when it answers undefined (a variant no vendor
+   * serves) or without a configured route, the simulator runs it.
+   */
+  vendor?: (ctx: ExecutionContext, item: ExecutableItem) => VendorWork | undefined;
+  /**
+   * Makes what the vendor needs that the service makes itself (the speech of a script), just
+   * before the item is submitted: the request as it is to be sent. Runs again if the submit is.
+   */
+  prepare?: (ctx: ExecutionContext, item: ExecutableItem, work: VendorWork) => Promise<VendorWork>;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */

@@ -144,6 +144,16 @@ export async function submitToVendor(
     await queuePoll(ctx.pool, item.id, 0);
     return;
   }
+  if (operation.prepare) {
+    // What we make ourselves is made before anything is sent: its failure is ours, not the vendor's.
+    try {
+      work = await operation.prepare(ctx, executable(item), work);
+    } catch (err) {
+      if (!(err instanceof ProviderError) || err.retryable) throw err;
+      await finish(ctx, operation, item, { ok: false, error: err.message, errorKind: err.kind });
+      return;
+    }
+  }
   if (item.vendor_state === 'submitting') {
     // A vendor that answers a repeated key with the first job is simply asked again.
     const again = candidates.find(
@@ -274,6 +284,13 @@ export async function pollVendor(
     return;
   }
   const work = operation.vendor(ctx, executable(item));
+  if (!work) {
+    await finish(ctx, operation, item, {
+      ok: false,
+      error: `Operation ${item.operation} is no longer served by vendors`,
+    });
+    return;
+  }
   const result: PollResult = reported
     ? { kind: 'done', output: reported }
     : await provider.poll(item.vendor_handle as VendorHandle, ctx.signal);

@@ -7,12 +7,17 @@
 // (an HTML result) [fal:webhook-first] (the job's webhook is sent, and answered, before the
 // submit is answered: a job that ends at once) [fal:data-uri] (the result image inline, as
 // sync_mode gives it) [fal:cut] (the submit is read, then the connection is cut with no answer)
-// [fal:hang] (the submit is never answered); `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
+// [fal:hang] (the submit is never answered). The result is of the endpoint's kind, as fal shapes
+// it: `{video: File}` (an H.264 MP4) for video endpoints, `{model_mesh: File}` (a GLB, served as
+// application/octet-stream as CDNs do) for 3D ones, `{images: [File]}` (a PNG) otherwise;
+// `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
+import { H264_OUTPUT_ARGS, runFfmpeg } from '../../src/lib/ffmpeg.ts';
 
 export interface FakeFalSubmission {
   endpoint: string;
@@ -24,6 +29,8 @@ export interface FakeFalSubmission {
 interface Job {
   id: string;
   app: string;
+  /** The endpoint it was submitted to (the app and its subpath). */
+  endpoint: string;
   input: Record<string, unknown>;
   polls: number;
   canceled: boolean;
@@ -84,6 +91,34 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
+/** What an endpoint makes, judged by its id the way fal names its apps. */
+export function outputKind(endpoint: string): 'video' | 'model' | 'image' {
+  if (/3d|trellis|triposr|rodin/.test(endpoint)) return 'model';
+  if (
+    /video|lipsync|latentsync|avatar|omnihuman|infinitalk|sadtalker|fabric|veo|sora|hailuo|seedance|wan-[it]2v|wan-25|wan\/v2\.2-a14b\/(text|image)-to-video|luma-dream|pika|pixverse|vidu|ltx|cogvideox|seedvr|topaz/.test(
+      endpoint,
+    )
+  ) {
+    return 'video';
+  }
+  return 'image';
+}
+
+/** A small GLB: one triangle, enough to decode. */
+async function cubeGlb(): Promise<Buffer> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const position = doc
+    .createAccessor('position')
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setBuffer(buffer);
+  const primitive = doc.createPrimitive().setAttribute('POSITION', position);
+  const node = doc.createNode('fake').setMesh(doc.createMesh('fake').addPrimitive(primitive));
+  doc.getRoot().setDefaultScene(doc.createScene('Scene').addChild(node));
+  return Buffer.from(await new NodeIO().writeBinary(doc));
+}
+
 /** The app part of an endpoint path, as fal builds its request URLs on it. */
 function appOf(segments: string[]): string {
   const keep = segments[0] === 'workflows' || segments[0] === 'comfy' ? 3 : 2;
@@ -96,6 +131,19 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
     .png()
     .toBuffer();
+  const mp4 = await runFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48:rate=8:duration=1',
+    ...H264_OUTPUT_ARGS,
+    '-f',
+    'mp4',
+    '-movflags',
+    'frag_keyframe+empty_moov',
+    'pipe:1',
+  ]);
+  const glb = await cubeGlb();
   const jobs = new Map<string, Job>();
   const submissions: FakeFalSubmission[] = [];
   const cancels: string[] = [];
@@ -128,7 +176,20 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     };
   };
 
-  const result = (job: Job) => ({
+  const result = (job: Job) => {
+    const kind = outputKind(job.endpoint);
+    if (kind === 'video') {
+      return {
+        video: { url: `${base}/files/${job.id}.mp4`, content_type: 'video/mp4', file_name: `${job.id}.mp4` },
+        seed: 42,
+      };
+    }
+    if (kind === 'model') {
+      return { model_mesh: { url: `${base}/files/${job.id}.glb`, file_name: 'model.glb' }, seed: 42 };
+    }
+    return imageResult(job);
+  };
+  const imageResult = (job: Job) => ({
     images: [
       {
         url:
@@ -159,6 +220,16 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.html')) {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service page</body></html>');
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.mp4')) {
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(mp4.length) }).end(mp4);
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.glb')) {
+        res
+          .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(glb.length) })
+          .end(glb);
         return;
       }
       if (req.method === 'GET' && segments[0] === 'files') {
@@ -257,6 +328,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       const job: Job = {
         id: randomUUID(),
         app,
+        endpoint,
         input,
         polls: 0,
         canceled: false,

@@ -53,6 +53,14 @@ export const ReferenceInput = Type.Object({
   voice_id: Nullable(Type.String()),
   voice_profile: Nullable(VoiceProfile),
   native_audio: Type.Boolean(),
+  /**
+   * What a vendor's mapping writes in the model's own way: the characters (the influencer's face
+   * first), the images, and the shots in our `@Element`/`@Image` syntax. Absent on requests
+   * accepted before vendors served this operation (the simulator serves those).
+   */
+  elements: Type.Optional(Type.Array(Type.Object({ frontal: Type.String(), references: Type.Array(Type.String()) }))),
+  images: Type.Optional(Type.Array(Type.String())),
+  segments: Type.Optional(Type.Array(Type.Object({ prompt: Type.String(), duration: Type.Number() }))),
 });
 export type ReferenceInput = Static<typeof ReferenceInput>;
 

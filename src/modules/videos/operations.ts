@@ -1,6 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
+import { ttsEmotion } from '../../catalog/voices.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
-import type { LipsyncInput, LoraInput, MotionInput, UpscaleInput, VideoGenerateInput } from './inputs.ts';
+import { ProviderError } from '../../providers/types.ts';
+import type { TtsInput } from '../speech/inputs.ts';
+import type {
+  LipsyncInput,
+  LoraInput,
+  MotionInput,
+  ReferenceInput,
+  TalkingHeadInput,
+  UpscaleInput,
+  VideoGenerateInput,
+} from './inputs.ts';
 import { LORA_VIDEO_MODEL } from './schemas.ts';
 
 const seedOf = (item: ExecutableItem): number => Number(item.input.seed ?? 0);
@@ -111,13 +123,103 @@ const loraForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork
   };
 };
 
-/** The video operations (reference-to-video and talking heads run on the simulator for now). */
+/**
+ * reference-to-video for a vendor: the characters, images and shots as the request gave them (a
+ * route's mapping writes the references the model's way). Requests accepted before vendors served
+ * this operation lack them and stay with the simulator.
+ */
+const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
+  const req = item.request as ReferenceInput;
+  if (!req.elements || !req.images || !req.segments) return undefined;
+  return {
+    routes: routesOf(ctx.media.reference_video, item.model),
+    request: {
+      kind: 'reference',
+      prompt: req.segments.map((s) => s.prompt).join(' '),
+      shots: req.segments.map((s) => ({ prompt: s.prompt, durationSeconds: s.duration })),
+      elements: req.elements,
+      images: req.images,
+      startFrame: req.frames.start,
+      endFrame: req.frames.end,
+      durationSeconds: req.duration,
+      aspectRatio: req.aspect_ratio,
+      resolution: req.resolution,
+      audio: req.native_audio,
+    },
+    expects: 'video',
+  };
+};
+
+/**
+ * talking-head for a vendor: the portrait (the start image, or the influencer's face) speaking the
+ * uploaded audio, or the script spoken in the voice before the submit (`prepareTalkingHead`).
+ * Scenes from a location template and character-sheet models stay with the simulator: they need
+ * a start frame composed first.
+ */
+const talkingHeadForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
+  const req = item.request as TalkingHeadInput;
+  if (req.template || req.sheet_based || !req.start_image_url) return undefined;
+  return {
+    routes: routesOf(ctx.media.talking_head, item.model),
+    request: {
+      kind: 'talking_head',
+      imageUrl: req.start_image_url,
+      // Spoken before the submit (prepareTalkingHead) when the script is to be voiced.
+      audioUrl: req.audio_url ?? '',
+      script: req.script,
+      prompt: req.camera_motion_prompt,
+      durationSeconds: req.duration,
+      resolution: req.resolution,
+      aspectRatio: req.aspect_ratio,
+    },
+    expects: 'video',
+  };
+};
+
+/**
+ * Speaks a talking head's script in its voice (audio_mode 'generate') with the service's speech
+ * (what serves text-to-speech), stores it, and gives its URL to the vendor. Models that read the
+ * script themselves, and uploaded audio, need nothing.
+ */
+const prepareTalkingHead = async (
+  ctx: ExecutionContext,
+  item: ExecutableItem,
+  work: VendorWork,
+): Promise<VendorWork> => {
+  const req = item.request as TalkingHeadInput;
+  const model = ctx.media.talking_head.find((m) => m.id === item.model);
+  if (work.request.kind !== 'talking_head' || req.mode !== 'generate' || !model?.needs_audio) return work;
+  const speak = ctx.simulations['speech.tts'];
+  if (!speak || !req.script || !req.voice) {
+    throw new ProviderError('This talking head has no script and voice to speak', false, { kind: 'invalid_input' });
+  }
+  const speech = await speak(ctx, {
+    ...item,
+    type: 'audio',
+    request: {
+      voice_id: req.voice.id,
+      profile: req.voice.profile,
+      text: req.script,
+      language: req.audio.language,
+      speed: req.audio.speed,
+      volume: req.audio.volume,
+      emotion: ttsEmotion(req.audio.emotion),
+      format: 'mp3',
+    } satisfies TtsInput,
+  });
+  // Unguessable, as result URLs are: the vendor is given it, nobody else.
+  const key = `${item.generationId}/${item.id}-speech-${randomBytes(16).toString('base64url')}.${speech.extension}`;
+  await ctx.storage.put(key, speech.data, speech.contentType);
+  return { ...work, request: { ...work.request, audioUrl: ctx.storage.publicUrl(key) } };
+};
+
+/** The video operations. */
 export const videoOperations: Record<string, Operation> = {
   'video.generate': { vendor: generateForVendor },
   'video.lipsync': { vendor: lipsyncForVendor },
   'video.motion': { vendor: motionForVendor },
-  'video.reference': {},
-  'video.talking_head': {},
+  'video.reference': { vendor: referenceForVendor },
+  'video.talking_head': { vendor: talkingHeadForVendor, prepare: prepareTalkingHead },
   'video.upscale': { vendor: upscaleForVendor },
   'video.lora': { vendor: loraForVendor },
 };

@@ -331,6 +331,12 @@ export async function planReferenceToVideo(
       voice_id: body.voice_id ?? null,
       voice_profile: voiceProfile,
       native_audio: model.native_audio,
+      elements: [
+        ...(influencer ? [{ frontal: influencer.face_image, references: [] }] : []),
+        ...elements.map((e) => ({ frontal: e.frontal_image_url, references: e.reference_image_urls })),
+      ],
+      images,
+      segments,
     } satisfies ReferenceInput,
     items: [{ type: 'video', price: credits(model.price.credits_per_second, total) }],
     estimatedSeconds: model.estimated_seconds,

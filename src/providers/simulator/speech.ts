@@ -17,11 +17,13 @@
 import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
+  EMOTION_ALIASES,
   TTS_CONTENT_TYPES,
   TTS_EMOTIONS,
   TTS_FORMATS,
   type TtsEmotion,
   type TtsFormat,
+  ttsEmotion,
   type VoiceProfile,
 } from '../../catalog/voices.ts';
 import { ProviderError, type ProviderFile } from '../types.ts';
@@ -566,36 +568,6 @@ export function voiceFromDescription(description: string, seed?: string): VoiceP
 // Script parsing: pauses and emotion tags.
 
 type Segment = { kind: 'text'; text: string; emotion: TtsEmotion } | { kind: 'pause'; seconds: number };
-
-const EMOTION_ALIASES: Record<string, TtsEmotion> = {
-  cheerful: 'happy',
-  joyful: 'happy',
-  joy: 'happy',
-  sorrowful: 'sad',
-  sadly: 'sad',
-  mad: 'angry',
-  furious: 'angry',
-  afraid: 'fearful',
-  scared: 'fearful',
-  fear: 'fearful',
-  disgust: 'disgusted',
-  surprise: 'surprised',
-  shocked: 'surprised',
-  enthusiastic: 'excited',
-  curious: 'surprised',
-  frustrated: 'angry',
-  soothing: 'calm',
-  relaxed: 'calm',
-  gentle: 'calm',
-  normal: 'neutral',
-  default: 'neutral',
-};
-/** The TTS emotion of a name: itself, an alias (`enthusiastic` → excited), else neutral. */
-export function ttsEmotion(name: string): TtsEmotion {
-  return (TTS_EMOTIONS as readonly string[]).includes(name)
-    ? (name as TtsEmotion)
-    : (EMOTION_ALIASES[name] ?? 'neutral');
-}
 
 const PAUSE_TAGS = new Set(['pause', 'break', 'silence', 'long pause', 'short pause', 'beat']);
 const MAX_PAUSE_SECONDS = 30;
