@@ -2,14 +2,15 @@
 // (test/fixtures/replicate/input-schemas.json; where each came from: the README.md beside it): for
 // every aspect ratio a model offers, with input images, a negative prompt and a LoRA as the model
 // allows, the input we would send must be valid: no unknown field, every required one, values in
-// range. The registry does not serve Replicate routes yet, so their mappings are applied here the way
-// it applies a route (its image endpoint, then its fixed params).
+// range. The mappings are applied here the way the registry applies a route (its image endpoint,
+// then its fixed params); test/vendor-replicate.test.ts sends one through the whole service.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
+import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import { type ImageModel, loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Mapping } from '../src/providers/mapping.ts';
@@ -156,7 +157,10 @@ test('at least ten catalog models have a Replicate route behind their fal route'
 });
 
 test('every Replicate route names a model whose schema is vendored with its source, and a mapping we have', () => {
-  const routes = [...catalog.image, ...catalog.edit, ...catalog.face].flatMap(replicateRoutes);
+  // The video routes too (test/replicate-video-mappings.test.ts): the fixture and the mappings serve both.
+  const routes = [...catalog.image, ...catalog.edit, ...catalog.face, ...loadMediaCatalog().video].flatMap((m) =>
+    m.routes.filter((r) => r.provider === 'replicate'),
+  );
   const used = new Set<string>();
   const mappings = new Set<string>();
   for (const route of routes) {

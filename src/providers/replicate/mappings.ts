@@ -1,8 +1,9 @@
-// How a provider-neutral image request becomes the input of a Replicate model. Each model publishes
-// its own input schema (its latest version's openapi_schema, `Input`); the shapes below say which
-// fields each one has, and a catalog route names its mapping after the model (`"mapping":
+// How a provider-neutral image or video request becomes the input of a Replicate model. Each model
+// publishes its own input schema (its latest version's openapi_schema, `Input`); the shapes below
+// say which fields each one has, and a catalog route names its mapping after the model (`"mapping":
 // "flux-dev-lora"`). Every mapping is checked against the schema its model publishes, vendored in
-// test/fixtures/replicate/input-schemas.json (test/replicate-mappings.test.ts).
+// test/fixtures/replicate/input-schemas.json (test/replicate-mappings.test.ts,
+// test/replicate-video-mappings.test.ts).
 import { nearestRatio } from '../fal/mappings.ts';
 import { type Mapping, mappingFor } from '../mapping.ts';
 import { type ImageRequest, ProviderError } from '../types.ts';
@@ -123,6 +124,188 @@ const KONTEXT: Shape = {
   png: true,
   image: { field: 'input_image', list: false },
 };
+
+// ---------------------------------------------------------------------------------------------
+// Video. The conventions of the fal video mappings hold: a setting the model has no field for is
+// refused (invalid_input, refunded), never dropped, with these exceptions, each because the request
+// always carries a value:
+// - resolution: the nearest of the model's own tiers (Kling 2.1 names them by mode, Sora 2 Pro by
+//   quality); a model without the field makes its one resolution, which is the catalog's;
+// - seed: sent where the model takes one; elsewhere it only made a run repeatable;
+// - a model whose first frame sets the shape (its schema: "ignored if an image is used") still gets
+//   the ratio checked and sent: it is what the user asked for when no frame is given.
+// A length the model does not make, or a ratio it does not list, is refused: the price is per
+// second, and a square video asked for is not a 4:3 one.
+
+/** The fields of one Replicate video model's input. */
+interface VideoShape {
+  /** The field the length goes in, in whole seconds, and the lengths the model makes. */
+  length: { field: 'duration' | 'seconds'; seconds: readonly number[] };
+  /** `aspect_ratio`: the value the model takes for each of our ratios it makes. */
+  ratio?: Readonly<Record<string, string>>;
+  /** The field choosing the resolution, and the height (in lines) each of its values makes. */
+  resolution?: { field: 'resolution' | 'mode'; tiers: Readonly<Record<string, number>> };
+  /** Where the first frame goes; `required`: the model makes videos from an image only. */
+  firstFrame?: { field: string; required?: boolean };
+  /**
+   * Where the last frame goes; `afterFirst`: only together with a first frame; `only`: only with
+   * this value of the resolution field.
+   */
+  lastFrame?: { field: string; afterFirst?: boolean; only?: string };
+  /** `flag`: `generate_audio`; `always`: the model always makes a soundtrack; absent: silent. */
+  audio?: 'flag' | 'always';
+  /** `negative_prompt`. */
+  negative?: boolean;
+  /** `seed`. */
+  seed?: boolean;
+  /** `fps`: the frame rates the model takes. */
+  fps?: readonly number[];
+}
+
+/** The value of `tiers` whose height is closest to the resolution asked for ('1080p' → 'pro'). */
+function nearestTier(wanted: string, tiers: Readonly<Record<string, number>>): string {
+  const height = Number.parseInt(wanted, 10);
+  const [value] = Object.entries(tiers).reduce((a, b) => (Math.abs(b[1] - height) < Math.abs(a[1] - height) ? b : a));
+  return value;
+}
+
+function shapedVideo(model: string, shape: VideoShape): Mapping {
+  return mappingFor('video', (request) => {
+    // What the model cannot take is refused, not dropped: the user would pay for another video.
+    const on = `${model} on Replicate`;
+    const { length } = shape;
+    if (request.frames !== undefined) throw refuse(`${on} takes a length in seconds, not a frame count`);
+    if (!length.seconds.includes(request.durationSeconds)) {
+      throw refuse(`${on} makes videos of ${length.seconds.join(', ')} s`);
+    }
+    const input: Record<string, unknown> = { prompt: request.prompt, [length.field]: request.durationSeconds };
+    if (request.firstFrame) {
+      if (!shape.firstFrame) throw refuse(`${on} makes videos from text only`);
+      input[shape.firstFrame.field] = request.firstFrame;
+    } else if (shape.firstFrame?.required) {
+      throw refuse(`${on} needs a first frame`);
+    }
+    if (shape.ratio) {
+      const ratio = shape.ratio[request.aspectRatio];
+      if (ratio === undefined) throw refuse(`${on} makes videos of ${Object.keys(shape.ratio).join(', ')}`);
+      input.aspect_ratio = ratio;
+    }
+    if (shape.resolution) input[shape.resolution.field] = nearestTier(request.resolution, shape.resolution.tiers);
+    if (request.lastFrame) {
+      const last = shape.lastFrame;
+      if (!last) throw refuse(`${on} takes no last frame`);
+      if (last.afterFirst && !request.firstFrame) throw refuse(`${on} takes a last frame only after a first frame`);
+      if (last.only !== undefined && shape.resolution && input[shape.resolution.field] !== last.only) {
+        throw refuse(`${on} takes a last frame only with ${shape.resolution.field} ${last.only}`);
+      }
+      input[last.field] = request.lastFrame;
+    }
+    if (shape.audio === 'flag') input.generate_audio = request.audio;
+    else if (shape.audio === 'always' && !request.audio) throw refuse(`${on} always makes a soundtrack`);
+    else if (!shape.audio && request.audio) throw refuse(`${on} makes silent videos`);
+    if (request.negativePrompt) {
+      if (!shape.negative) throw refuse(`${on} takes no negative prompt`);
+      input.negative_prompt = request.negativePrompt;
+    }
+    if (shape.seed) input.seed = request.seed;
+    if (shape.fps) {
+      if (!shape.fps.includes(request.fps)) throw refuse(`${on} makes ${shape.fps.join(', ')} frames per second`);
+      input.fps = request.fps;
+    }
+    if (request.loras.length > 0) throw refuse(`${on} takes no LoRA`);
+    if (request.steps !== undefined) throw refuse(`${on} takes no step count`);
+    // Kling 1.6's cfg_scale (0-1) is not the guidance scale the LoRA endpoint passes on.
+    if (request.guidanceScale !== undefined) throw refuse(`${on} takes no guidance scale`);
+    // No model here expands prompts: asking it not to is already met.
+    if (request.promptExpansion) throw refuse(`${on} does not expand prompts`);
+    return input;
+  });
+}
+
+/** `aspect_ratio` taking our ratios as they are spelled. */
+const ratios = (...values: string[]): Readonly<Record<string, string>> => Object.fromEntries(values.map((r) => [r, r]));
+
+const KLING_RATIOS = ratios('16:9', '9:16', '1:1');
+const KLING_LENGTH = { field: 'duration', seconds: [5, 10] } as const;
+/** Kling 2.1 Master and 2.5 Turbo Pro: text, or a start image; no end image at the vendored version. */
+const KLING: VideoShape = {
+  length: KLING_LENGTH,
+  ratio: KLING_RATIOS,
+  firstFrame: { field: 'start_image' },
+  negative: true,
+};
+const VEO_3: VideoShape = {
+  length: { field: 'duration', seconds: [4, 6, 8] },
+  ratio: ratios('16:9', '9:16'),
+  resolution: { field: 'resolution', tiers: { '720p': 720, '1080p': 1080 } },
+  firstFrame: { field: 'image' },
+  audio: 'flag',
+  negative: true,
+  seed: true,
+};
+// Sora names its two shapes; 16:9 and 9:16 are its 1280x720 and 720x1280 (1792x1024 and 1024x1792
+// at Pro's high resolution). It always voices its videos and takes no seed.
+const SORA: VideoShape = {
+  length: { field: 'seconds', seconds: [4, 8, 12] },
+  ratio: { '16:9': 'landscape', '9:16': 'portrait' },
+  firstFrame: { field: 'input_reference' },
+  audio: 'always',
+};
+
+/** Input mappings of Replicate video models, by the name a catalog route gives (the model's name). */
+const VIDEO_MAPPINGS = {
+  /**
+   * kwaivgi/kling-v1.6-pro: text or a start image, and an end image; 1080p. ⚠ Its schema says of
+   * both images "a start or end image is required" yet requires neither and takes a ratio "ignored
+   * if start_image is provided": text-to-video is sent, as fal's Kling 1.6 Pro takes it.
+   */
+  'kling-v1.6-pro': shapedVideo('kling-v1.6-pro', { ...KLING, lastFrame: { field: 'end_image' } }),
+  /**
+   * kwaivgi/kling-v2.1: image-to-video only (its start image sets the shape: no ratio field); mode
+   * standard is 720p, pro 1080p, and only pro takes an end image.
+   */
+  'kling-v2.1': shapedVideo('kling-v2.1', {
+    length: KLING_LENGTH,
+    resolution: { field: 'mode', tiers: { standard: 720, pro: 1080 } },
+    firstFrame: { field: 'start_image', required: true },
+    lastFrame: { field: 'end_image', only: 'pro' },
+    negative: true,
+  }),
+  /** kwaivgi/kling-v2.1-master: 1080p. */
+  'kling-v2.1-master': shapedVideo('kling-v2.1-master', KLING),
+  /** kwaivgi/kling-v2.5-turbo-pro: 1080p (`image` is its deprecated name for start_image). */
+  'kling-v2.5-turbo-pro': shapedVideo('kling-v2.5-turbo-pro', KLING),
+  /** google/veo-2: 5-8 s at 720p, silent; no negative prompt. */
+  'veo-2': shapedVideo('veo-2', {
+    length: { field: 'duration', seconds: [5, 6, 7, 8] },
+    ratio: ratios('16:9', '9:16'),
+    firstFrame: { field: 'image' },
+    seed: true,
+  }),
+  /** google/veo-3: 720p or 1080p, native audio. */
+  'veo-3': shapedVideo('veo-3', VEO_3),
+  /** google/veo-3-fast: as veo-3. */
+  'veo-3-fast': shapedVideo('veo-3-fast', VEO_3),
+  /** google/veo-3.1: and a last frame to interpolate to from the first. */
+  'veo-3.1': shapedVideo('veo-3.1', { ...VEO_3, lastFrame: { field: 'last_frame', afterFirst: true } }),
+  /** openai/sora-2: 720p only. */
+  'sora-2': shapedVideo('sora-2', SORA),
+  /** openai/sora-2-pro: `standard` is 720p, `high` 1024p (its schema's description). */
+  'sora-2-pro': shapedVideo('sora-2-pro', {
+    ...SORA,
+    resolution: { field: 'resolution', tiers: { standard: 720, high: 1024 } },
+  }),
+  /** bytedance/seedance-1-lite: 2-12 s at 480p-1080p and 24 fps; a last frame after the first. */
+  'seedance-1-lite': shapedVideo('seedance-1-lite', {
+    length: { field: 'duration', seconds: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] },
+    ratio: ratios('16:9', '9:16', '1:1', '4:3', '3:4'),
+    resolution: { field: 'resolution', tiers: { '480p': 480, '720p': 720, '1080p': 1080 } },
+    firstFrame: { field: 'image' },
+    lastFrame: { field: 'last_frame_image', afterFirst: true },
+    seed: true,
+    fps: [24],
+  }),
+} satisfies Record<string, Mapping>;
 
 /** Input mappings of Replicate models, by the name a catalog route gives (the model's name). */
 export const REPLICATE_MAPPINGS = {
@@ -284,4 +467,5 @@ export const REPLICATE_MAPPINGS = {
     image: { field: 'image', list: false },
     lora: { textOnly: true },
   }),
+  ...VIDEO_MAPPINGS,
 } satisfies Record<string, Mapping>;
