@@ -148,6 +148,11 @@ export interface Operation {
    * before the item is submitted: the request as it is to be sent. Runs again if the submit is.
    */
   prepare?: (ctx: ExecutionContext, item: ExecutableItem, work: VendorWork) => Promise<VendorWork>;
+  /**
+   * Finishes a vendor's file once it is in our storage under `key` (an influencer video gets its
+   * dialog spoken in the voice), rewriting it there; answers what it adds to the item's result.
+   */
+  finishFile?: (ctx: ExecutionContext, item: ExecutableItem, key: string) => Promise<Record<string, unknown>>;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */

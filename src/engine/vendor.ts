@@ -149,6 +149,11 @@ export async function submitToVendor(
     try {
       work = await operation.prepare(ctx, executable(item), work);
     } catch (err) {
+      if (err instanceof ProviderError && err.retryable && err.retryAfterMs !== undefined) {
+        // Not ready yet (what it needs is still being made): wait, without counting a run.
+        await deferUntil(ctx, item.id, new Date(Date.now() + err.retryAfterMs));
+        return;
+      }
       if (!(err instanceof ProviderError) || err.retryable) throw err;
       await finish(ctx, operation, item, { ok: false, error: err.message, errorKind: err.kind });
       return;
@@ -178,21 +183,21 @@ export async function submitToVendor(
     return;
   }
   if (choice.kind === 'wait') {
-    await withTransaction(ctx.pool, async (client) => {
-      await sql.deferItem(client, item.id);
-      await addJob(
-        client,
-        ITEM_TASK,
-        { item_id: item.id },
-        { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: choice.until },
-      );
-    });
+    await deferUntil(ctx, item.id, choice.until);
     return;
   }
   const { provider, route } = choice.picked;
   const attemptId = await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint);
   if (attemptId === undefined) return;
   await send(ctx, operation, item, candidates, work, choice.picked, attemptId, options);
+}
+
+/** Takes back the claim of an item that cannot run yet, and queues its job for `until`. */
+async function deferUntil(ctx: ExecutionContext, itemId: string, until: Date): Promise<void> {
+  await withTransaction(ctx.pool, async (client) => {
+    await sql.deferItem(client, itemId);
+    await addJob(client, ITEM_TASK, { item_id: itemId }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: until });
+  });
 }
 
 /**
@@ -336,9 +341,13 @@ async function completeFromOutput(
     await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal' });
     return;
   }
-  let stored: { url: string; contentType: string; extension: string; width?: number; height?: number };
+  let stored: StoredResult;
+  let metadata = output.metadata;
   try {
     stored = await copyResult(ctx, item, file, work.expects, ctx.trustedOriginsOf(item.provider ?? ''));
+    if (operation.finishFile) {
+      metadata = { ...metadata, ...(await operation.finishFile(ctx, executable(item), stored.key)) };
+    }
   } catch (err) {
     // A copy that failed is tried again from the same vendor result (a poll), never by a new job.
     if ((err instanceof FetchFailedError && err.retryable) || !(err instanceof Error)) throw err;
@@ -356,9 +365,19 @@ async function completeFromOutput(
       extension: stored.extension,
       width: stored.width,
       height: stored.height,
-      metadata: output.metadata,
+      metadata,
     },
   });
+}
+
+/** A vendor's file once it is in our storage. */
+interface StoredResult {
+  key: string;
+  url: string;
+  contentType: string;
+  extension: string;
+  width?: number;
+  height?: number;
 }
 
 /**
@@ -371,14 +390,14 @@ async function copyResult(
   file: OutputFile,
   expects: VendorWork['expects'],
   trustedOrigins: string[],
-): Promise<{ url: string; contentType: string; extension: string; width?: number; height?: number }> {
+): Promise<StoredResult> {
   if ('data' in file) {
     const contentType = file.contentType.toLowerCase();
     const extension = extensionForContentType(contentType);
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, file.data, contentType);
-    return { url: ctx.storage.publicUrl(key), contentType, extension };
+    return { key, url: ctx.storage.publicUrl(key), contentType, extension };
   }
   let origin: string | undefined;
   try {
@@ -402,7 +421,7 @@ async function copyResult(
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
   await ctx.storage.putStream(key, fetched.body, contentType);
-  return { url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
+  return { key, url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
 }
 
 // What servers say of a file whose type they do not know.

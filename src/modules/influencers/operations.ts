@@ -1,6 +1,138 @@
-import type { Operation } from '../../engine/types.ts';
-import type { TrainInput } from './inputs.ts';
-import { setTrainingStatus } from './sql.ts';
+import { dimensionsFor } from '../../catalog/image-sizes.ts';
+import { FIXED_ROUTES, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
+import { PRESET_VOICES } from '../../catalog/voices.ts';
+import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
+import { ProviderError } from '../../providers/types.ts';
+import type { TtsInput } from '../speech/inputs.ts';
+import type { TrainInput, VideoInput } from './inputs.ts';
+import { selectVideoFrames, setTrainingStatus } from './sql.ts';
+
+// Without a voice of its own, an influencer speaks with the first preset voice (as the simulator does).
+const DEFAULT_VOICE = PRESET_VOICES[0] as (typeof PRESET_VOICES)[number];
+// The longest clip the influencer video route makes; a longer dialog holds the last frame.
+const MAX_VENDOR_SECONDS = 12;
+// How long the video part waits before it looks for its frames again.
+const FRAMES_WAIT_MS = 2000;
+
+/**
+ * An influencer video's parts for a vendor: its opening and closing frames through the influencer
+ * image route (the face and references composed), then the video between them (their URLs are
+ * filled in by `prepareVideo`, once the frames exist).
+ */
+const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
+  const r = item.request as VideoInput;
+  const part = item.input.part;
+  if (part === 'first_frame' || part === 'last_frame') {
+    return {
+      routes: INFLUENCER_MODEL_ROUTES.routes,
+      request: {
+        kind: 'image',
+        prompt: r.shot[part === 'first_frame' ? 'opening' : 'closing'],
+        negativePrompt: null,
+        size: dimensionsFor(r.aspect_ratio),
+        aspectRatio: r.aspect_ratio,
+        steps: 28,
+        seed: part === 'first_frame' ? 0 : 1,
+        references: r.references,
+        lora: null,
+      },
+      expects: 'image',
+    };
+  }
+  if (part !== 'video') return undefined;
+  return {
+    routes: FIXED_ROUTES['influencer-video'] ?? [],
+    request: {
+      kind: 'video',
+      prompt: `${r.prompt}; ${r.shot.motion}`,
+      negativePrompt: null,
+      aspectRatio: r.aspect_ratio,
+      durationSeconds: Math.min(r.duration, MAX_VENDOR_SECONDS),
+      resolution: '720p',
+      fps: 24,
+      seed: 0,
+      // The frames' URLs, once they exist (prepareVideo).
+      firstFrame: '',
+      lastFrame: '',
+      audio: false,
+      loras: [],
+    },
+    expects: 'video',
+  };
+};
+
+/** The video part starts from the frames the other two parts made: their stored URLs. */
+const prepareVideo = async (ctx: ExecutionContext, item: ExecutableItem, work: VendorWork): Promise<VendorWork> => {
+  if (work.request.kind !== 'video') return work;
+  const frames = await selectVideoFrames(ctx.pool, item.generationId);
+  const url = (part: string) => frames.find((f) => f.part === part && f.status === 'COMPLETED')?.url ?? null;
+  const [first, last] = [url('first_frame'), url('last_frame')];
+  if (!first || !last) {
+    const failed = frames.some((f) => f.status === 'FAILED');
+    // Frames still being made: the item waits for them (its job runs again shortly).
+    if (failed) throw new ProviderError('The frames of this video could not be made', false, { kind: 'internal' });
+    throw new ProviderError('The frames of this video are not ready yet', true, { retryAfterMs: FRAMES_WAIT_MS });
+  }
+  return { ...work, request: { ...work.request, firstFrame: first, lastFrame: last } };
+};
+
+/**
+ * The dialog (or the prompt) spoken in the influencer's voice becomes the video's sound (the voice
+ * conversion): the vendor's video is held on its last frame while the speech runs longer.
+ */
+const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: string) => {
+  const r = item.request as VideoInput;
+  const speak = ctx.simulations['speech.tts'];
+  const stored = await ctx.storage.get(key);
+  if (!speak || !stored) throw new ProviderError('The video or the speech for it is missing', false);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored.body) chunks.push(chunk as Buffer);
+  const speech = await speak(ctx, {
+    ...item,
+    type: 'audio',
+    request: {
+      voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
+      profile: r.voice?.profile ?? DEFAULT_VOICE.profile,
+      text: r.dialog ?? r.prompt,
+      language: 'en',
+      speed: 1,
+      volume: 1,
+      emotion: 'neutral',
+      format: 'wav',
+    } satisfies TtsInput,
+  });
+  const voiced = await withTempDir(async (dir) => {
+    const video = await tempInput(dir, 'video.mp4', Buffer.concat(chunks));
+    const audio = await tempInput(dir, 'speech.wav', speech.data);
+    const { durationSeconds } = await probeMedia(Buffer.concat(chunks));
+    const hold = Math.max(0, (speech.durationSeconds ?? 0) - durationSeconds);
+    const output = `${dir}/voiced.mp4`;
+    await runFfmpeg([
+      '-i',
+      video,
+      '-i',
+      audio,
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0',
+      ...(hold > 0
+        ? ['-vf', `tpad=stop_mode=clone:stop_duration=${hold.toFixed(3)}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p']
+        : ['-c:v', 'copy']),
+      ...AAC_OUTPUT_ARGS,
+      '-af',
+      'apad',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      output,
+    ]);
+    return readOutput(output, 'voicing the influencer video');
+  });
+  await ctx.storage.put(key, voiced, 'video/mp4');
+  return { has_voice_conversion: r.voice !== null, voice_id: r.voice?.id ?? null };
+};
 
 /** Influencer training and videos. */
 export const influencerOperations: Record<string, Operation> = {
@@ -12,5 +144,9 @@ export const influencerOperations: Record<string, Operation> = {
       await setTrainingStatus(db, String((item.request as TrainInput).influencer_id), 'failed');
     },
   },
-  'influencer.video': {},
+  'influencer.video': {
+    vendor: videoForVendor,
+    prepare: prepareVideo,
+    finishFile: async (ctx, item, key) => (item.input.part === 'video' ? voiceVideo(ctx, item, key) : {}),
+  },
 };

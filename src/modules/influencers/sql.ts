@@ -78,3 +78,16 @@ export async function setTrainingStatus(db: Queryable, id: string, status: 'comp
     [id, status],
   );
 }
+
+/** The frames of an influencer video (its first_frame and last_frame items): status and URL. */
+export async function selectVideoFrames(
+  db: Queryable,
+  generationId: string,
+): Promise<Array<{ part: string; status: string; url: string | null }>> {
+  const { rows } = await db.query<{ part: string; status: string; url: string | null }>(
+    `select input ->> 'part' as part, status, url from generation_items
+     where generation_id = $1::text and input ->> 'part' in ('first_frame', 'last_frame')`,
+    [generationId],
+  );
+  return rows;
+}
