@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { routesTable, withTable } from '../src/cli/routes-table.ts';
 import { call, createTeam, startTestServer, type TestServer } from './helpers.ts';
 
 interface OpenApiDoc {
@@ -102,4 +104,9 @@ describe('docs, health and metrics', () => {
     );
     assert.ok(!text.includes('ws_unknown'), 'raw URLs must not become labels');
   });
+});
+
+test('docs/providers.md lists every catalog model with its routes in order, as the catalog has them', () => {
+  const page = readFileSync(new URL('../docs/providers.md', import.meta.url), 'utf8');
+  assert.equal(withTable(page, routesTable()), page, 'docs/providers.md is not current: run npm run docs:routes');
 });
