@@ -182,7 +182,15 @@ function otherCases(): Case[] {
             out.push({
               label: `upscale ${model.id} ${videoModel ?? ''} x${factor}`,
               routes: model.routes,
-              request: { kind: 'upscale', videoUrl: VIDEO, factor, targetFps, model: videoModel, h264 },
+              request: {
+                kind: 'upscale',
+                videoUrl: VIDEO,
+                factor,
+                targetFps,
+                model: videoModel,
+                h264,
+                tuning: model.id === 'topaz' ? { compression: 0.2, noise: 0.1, halo: 0, grain: 0.05 } : {},
+              },
             });
           }
         }
@@ -480,7 +488,15 @@ test('lip sync, motion control and upscaling send their fields by fal’s names'
   assert.deepEqual(motion.input, { image_url: IMAGE, video_url: VIDEO, character_orientation: 'image' });
 
   const topazRoutes = routesOf(media.upscalers, 'topaz');
-  const upscale = { kind: 'upscale', videoUrl: VIDEO, factor: 4, targetFps: 60, model: 'Proteus', h264: true } as const;
+  const upscale = {
+    kind: 'upscale',
+    videoUrl: VIDEO,
+    factor: 4,
+    targetFps: 60,
+    model: 'Proteus',
+    h264: true,
+    tuning: {},
+  } as const;
   const topaz = inputOf(topazRoutes, upscale);
   assert.deepEqual(topaz.input, {
     video_url: VIDEO,
@@ -497,6 +513,9 @@ test('lip sync, motion control and upscaling send their fields by fal’s names'
   }
   assert.match(refusal(topazRoutes, { ...upscale, model: 'Nyx Ultra' }), /no model Nyx Ultra/);
   assert.match(refusal(topazRoutes, { ...upscale, targetFps: 240 }), /at most 120/);
+  const tuned = inputOf(topazRoutes, { ...upscale, tuning: { compression: 0.3, recover_detail: 0.5 } }).input;
+  assert.deepEqual([tuned.compression, tuned.recover_detail], [0.3, 0.5], 'the tuning reaches Topaz');
+  assert.match(refusal(topazRoutes, { ...upscale, tuning: { softness: 0.2 } }), /no softness/);
 
   const seedvrRoutes = routesOf(media.upscalers, 'seedvr2');
   const seedvr = inputOf(seedvrRoutes, { ...upscale, model: null, targetFps: null });

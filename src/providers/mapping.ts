@@ -17,3 +17,8 @@ export function mappingFor<K extends VendorRequest['kind']>(
     return map(request as Extract<VendorRequest, { kind: K }>);
   };
 }
+
+/** `{seed}` when the request has one: without, the vendor draws its own (no fixed seed is sent). */
+export function seedOf(request: { seed: number | null }): { seed?: number } {
+  return request.seed === null ? {} : { seed: request.seed };
+}

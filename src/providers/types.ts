@@ -162,7 +162,8 @@ export interface VideoRequest {
   /** '480p' … '2160p'. */
   resolution: string;
   fps: number;
-  seed: number;
+  /** null: none asked for (the vendor draws its own). */
+  seed: number | null;
   /** The first frame (image-to-video), a URL the vendor can fetch; null: text-to-video. */
   firstFrame: string | null;
   /** The last frame, for models that take one. */
@@ -205,6 +206,8 @@ export interface UpscaleRequest {
   model: string | null;
   /** H.264 output instead of the upscaler's default codec. */
   h264: boolean;
+  /** The enhancement model's tuning (Topaz: compression, noise, halo, grain, recover_detail, softness). */
+  tuning: Record<string, number>;
 }
 
 /** A 3D model from a prompt, or from an image when one is given. */
@@ -221,7 +224,8 @@ export interface Model3dRequest {
   tPose: boolean;
   pbr: boolean;
   promptExpansion: boolean;
-  seed: number;
+  /** null: none asked for (the vendor draws its own). */
+  seed: number | null;
 }
 
 /** A person in a portrait speaking an audio track (a talking head). */

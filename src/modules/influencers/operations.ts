@@ -51,7 +51,7 @@ const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWor
       durationSeconds: Math.min(r.duration, MAX_VENDOR_SECONDS),
       resolution: '720p',
       fps: 24,
-      seed: 0,
+      seed: null,
       // The frames' URLs, once they exist (prepareVideo).
       firstFrame: '',
       lastFrame: '',

@@ -18,7 +18,8 @@ const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWo
       tPose: req.t_pose,
       pbr: req.pbr,
       promptExpansion: req.prompt_expansion,
-      seed: Number(item.input.seed ?? 0),
+      // 3D requests take no seed: the vendor draws its own.
+      seed: null,
     },
     expects: 'model',
   };

@@ -15,7 +15,9 @@ import type {
 } from './inputs.ts';
 import { LORA_VIDEO_MODEL } from './schemas.ts';
 
-const seedOf = (item: ExecutableItem): number => Number(item.input.seed ?? 0);
+// videos/generate takes no seed: none is sent, and the vendor draws its own.
+const seedOf = (item: ExecutableItem): number | null =>
+  item.input.seed === undefined ? null : Number(item.input.seed);
 
 /** The routes of the model `id` in one list of the media catalog (none when it has no entry). */
 function routesOf(list: ReadonlyArray<{ id: string; routes: VendorWork['routes'] }>, id: string | null) {
@@ -87,6 +89,9 @@ const upscaleForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWo
       targetFps: req.target_fps,
       model: req.video_model,
       h264: req.h264_output ?? false,
+      tuning: Object.fromEntries(
+        Object.entries(req.effects ?? {}).filter((e): e is [string, number] => typeof e[1] === 'number'),
+      ),
     },
     expects: 'video',
   };

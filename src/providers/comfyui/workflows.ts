@@ -336,7 +336,7 @@ export const COMFYUI_MAPPINGS = {
     return {
       prompt: request.prompt,
       negative_prompt: request.negativePrompt,
-      seed: request.seed,
+      ...(request.seed !== null ? { seed: request.seed } : {}),
       steps: request.steps,
       width: size.width,
       height: size.height,

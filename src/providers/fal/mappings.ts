@@ -4,7 +4,7 @@
 // motion control, upscaling and 3D; FAL_MAPPINGS, last, names the image mappings and takes in the
 // others. Every mapping is checked against the input schema fal publishes for each endpoint that
 // uses it (test/fal-mappings.test.ts, test/fal-media-mappings.test.ts).
-import { type Mapping, mappingFor } from '../mapping.ts';
+import { type Mapping, mappingFor, seedOf } from '../mapping.ts';
 import { ProviderError, type VendorRequest } from '../types.ts';
 
 /** The field conventions of one family of fal endpoints. */
@@ -239,7 +239,7 @@ function shapedVideo(shape: VideoShape): Mapping {
       if (!shape.negative) refuse('takes no negative prompt');
       input.negative_prompt = request.negativePrompt;
     }
-    if (shape.seed) input.seed = request.seed;
+    if (shape.seed && request.seed !== null) input.seed = request.seed;
     if (shape.safety) input.enable_safety_checker = true;
     if (request.steps !== undefined) {
       if (!shape.steps) refuse('takes no step count');
@@ -526,17 +526,21 @@ const MEDIA_MAPPINGS = {
     if (request.targetFps !== null && !(Number.isInteger(request.targetFps) && request.targetFps <= 120)) {
       refuse('interpolates to a whole frame rate of at most 120');
     }
+    // fal's Topaz takes every tuning field but softness.
+    if (request.tuning.softness !== undefined) refuse('takes no softness');
     return {
       video_url: request.videoUrl,
       upscale_factor: request.factor,
       H264_output: request.h264,
       ...(request.model !== null ? { model: request.model } : {}),
       ...(request.targetFps !== null ? { target_fps: request.targetFps } : {}),
+      ...request.tuning,
     };
   }),
   /** fal-ai/seedvr/upscale/video: by factor, H.264 MP4 out (so `h264` is always met). */
   seedvr: mappingFor('upscale', (request) => {
     if (request.model !== null) refuse('has no enhancement models');
+    if (Object.keys(request.tuning).length > 0) refuse('takes no tuning');
     if (request.targetFps !== null) refuse('does not interpolate frames');
     return {
       video_url: request.videoUrl,
@@ -607,7 +611,7 @@ const MODEL3D_MAPPINGS = {
       mode: request.mode,
       ...meshyMesh(request),
       enable_prompt_expansion: request.promptExpansion,
-      seed: request.seed,
+      ...seedOf(request),
     };
   }),
   /** fal-ai/meshy/v6-preview/image-to-3d (and v6): textures only for `full`. */
@@ -626,7 +630,7 @@ const MODEL3D_MAPPINGS = {
       pbr: request.pbr,
       quad: request.topology === 'quad',
       face_limit: request.targetPolycount,
-      seed: request.seed,
+      ...seedOf(request),
     };
   }),
   /** fal-ai/hyper3d/rodin: text or images, PBR or shaded materials, a T/A pose. */
@@ -638,14 +642,14 @@ const MODEL3D_MAPPINGS = {
       material: request.pbr ? 'PBR' : 'Shaded',
       TAPose: request.tPose,
       geometry_file_format: 'glb',
-      seed: request.seed,
+      ...seedOf(request),
     };
   }),
   /** fal-ai/trellis: the image and a seed. */
   trellis: mappingFor('model3d', (request) => {
     const image = needsImage(request);
     onlyDefaults(request, []);
-    return { image_url: image, seed: request.seed };
+    return { image_url: image, ...seedOf(request) };
   }),
   /** fal-ai/triposr: the image; a GLB. */
   triposr: mappingFor('model3d', (request) => {

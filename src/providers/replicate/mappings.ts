@@ -207,7 +207,7 @@ function shapedVideo(model: string, shape: VideoShape): Mapping {
       if (!shape.negative) throw refuse(`${on} takes no negative prompt`);
       input.negative_prompt = request.negativePrompt;
     }
-    if (shape.seed) input.seed = request.seed;
+    if (shape.seed && request.seed !== null) input.seed = request.seed;
     if (shape.fps) {
       if (!shape.fps.includes(request.fps)) throw refuse(`${on} makes ${shape.fps.join(', ')} frames per second`);
       input.fps = request.fps;
