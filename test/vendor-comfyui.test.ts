@@ -27,6 +27,8 @@ describe('images on the operator’s own ComfyUI', () => {
         COMFYUI_MODELS: JSON.stringify({ 'image:sdxl': { workflow: 'text-to-image' } }),
         VENDOR_POLL_MIN_MS: '200',
         ITEM_MAX_ATTEMPTS: '3',
+        ITEM_DEADLINE_S: 'image=6',
+        SWEEP_INTERVAL_MS: '200',
       },
     });
     team = await createTeam(server, 1000);
@@ -105,6 +107,23 @@ describe('images on the operator’s own ComfyUI', () => {
     assert.equal(done.status, 'completed');
     const posts = comfy.submissions.filter((s) => JSON.stringify(s.prompt).includes('a harbour at dawn'));
     assert.equal(posts.length, 1, 'queued once');
+  });
+
+  test('a prompt that never runs fails at the deadline, refunded once, and is taken off the queue', async () => {
+    const before = await balanceOf(server, team.key);
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a queue that never moves', model: 'sdxl' },
+    });
+    const sent = await submitted('a queue that never moves');
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'failed');
+    assert.match(done.items[0]?.error ?? '', /^Timed out/);
+    assert.equal(await balanceOf(server, team.key), before);
+    for (const deadline = Date.now() + 5000; !comfy.deletes.includes(sent.promptId); ) {
+      if (Date.now() > deadline) assert.fail('the prompt was never deleted from the queue');
+      await sleep(50);
+    }
   });
 
   test('a model the operator did not map stays with its other routes', async () => {

@@ -26,6 +26,8 @@ describe('failover from fal to Replicate', () => {
         REPLICATE_BASE_URL: replicate.url,
         // One attempt a route: an outage moves the item on at once.
         ITEM_MAX_ATTEMPTS: '1',
+        ITEM_DEADLINE_S: 'image=4',
+        SWEEP_INTERVAL_MS: '200',
       },
     });
     team = await createTeam(server, 1000);
@@ -73,6 +75,29 @@ describe('failover from fal to Replicate', () => {
         ],
       );
       assert.equal(replicate.secretReads(), 1, "the account's signing secret was read to verify the webhook");
+    } finally {
+      fal.outage('fal-ai/flux-lora', false);
+    }
+  });
+
+  test('a prediction that never ends fails at the deadline, refunded once, and Replicate cancels it', async () => {
+    fal.outage('fal-ai/flux-lora', true);
+    try {
+      const before = await balanceOf(server, team.key);
+      const created = await generate('a lighthouse [replicate:never]');
+      const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+      assert.equal(done.status, 'failed');
+      assert.match(done.items[0]?.error ?? '', /^Timed out: not finished within 4 seconds/);
+      assert.equal(await balanceOf(server, team.key), before);
+      const { rows } = await server.pool.query<{ vendor_request_id: string }>(
+        `select vendor_request_id from item_attempts where generation_id = $1 and provider = 'replicate'`,
+        [created.body.generation_id],
+      );
+      const id = rows[0]?.vendor_request_id ?? '';
+      for (const deadline = Date.now() + 5000; !replicate.cancels.includes(id); ) {
+        if (Date.now() > deadline) assert.fail(`Replicate was never asked to cancel ${id}`);
+        await sleep(50);
+      }
     } finally {
       fal.outage('fal-ai/flux-lora', false);
     }

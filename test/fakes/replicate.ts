@@ -13,7 +13,8 @@
 // (a string that is no URL) [replicate:object] (an object with a mesh URL and a seed)
 // [replicate:failed] [replicate:nsfw] [replicate:canceled] [replicate:aborted]
 // [replicate:no-urls] (the prediction gives no `urls`) [replicate:foreign-urls] (its `urls` point
-// at another host) [replicate:slow] (a held submit still answers `processing`).
+// at another host) [replicate:slow] (a held submit still answers `processing`) [replicate:never]
+// (it stays `processing` and sends no webhook, until canceled).
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -160,7 +161,7 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
         ? 'end'
         : p.polls <= 1
           ? 'starting'
-          : p.polls === 2
+          : p.polls === 2 || tag === 'never'
             ? 'processing'
             : 'end';
     const end =
@@ -287,7 +288,7 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
     else if (held) p.polls = 2;
     const shown = view(p);
     json(res, 201, shown, { location: `${base}/v1/predictions/${p.id}` });
-    if (!p.ended && p.webhook) setTimeout(() => void finish(p), 20);
+    if (!p.ended && p.webhook && tagOf(input) !== 'never') setTimeout(() => void finish(p), 20);
   };
 
   const server: Server = createServer((req, res) => {
