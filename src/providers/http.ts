@@ -1,5 +1,5 @@
-// What every adapter needs around a vendor's HTTP API: what a failed call means, and result files
-// a vendor gives inline as data URLs.
+// What every adapter needs around a vendor's HTTP API: what a failed call or an error status means,
+// and result files a vendor gives inline as data URLs.
 import { type OutputFile, ProviderError } from './types.ts';
 
 // Errors raised before a request left this machine (no connection was made): the vendor cannot
@@ -52,4 +52,66 @@ export function dataUrlFile(url: string): OutputFile | undefined {
   const payload = url.slice(match[0].length);
   const data = match[3] ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
   return { data, contentType: (match[1] ?? 'text/plain').toLowerCase() };
+}
+
+/** The time a Retry-After header asks for, in ms (seconds or an HTTP date); undefined when absent. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** A vendor's answer that is not a success, as the adapter read it. */
+export interface ErrorAnswer {
+  /** The vendor's name as users know it ('fal.ai'). */
+  vendor: string;
+  status: number;
+  headers: Headers;
+  /** What the vendor said of it, in its own words. */
+  said?: string;
+  /** The vendor's own code (the status, with its error type when it gives one). */
+  vendorCode?: string;
+  /** The vendor says it refused the content (its safety policy), not the shape of the input. */
+  policy?: boolean;
+}
+
+/**
+ * The ProviderError an error status means, alike for every vendor: 400/413/422 the input (or the
+ * content, when the vendor says so), 401/403 our credentials, 402 the account's balance, 429 a
+ * rate limit with its Retry-After, 5xx the vendor's infrastructure (504 a timeout; retryable),
+ * anything else unexpected. Adapters handle their vendor's own cases before calling this.
+ */
+export function statusError(answer: ErrorAnswer): ProviderError {
+  const { vendor, status, headers, said, policy } = answer;
+  const vendorCode = answer.vendorCode ?? String(status);
+  const message = (what: string) => `${vendor} ${what}${said ? `: ${said}` : ''} (HTTP ${status})`;
+  if (status === 400 || status === 413 || status === 422) {
+    return new ProviderError(message(policy ? 'refused the content' : 'refused the input'), false, {
+      kind: policy ? 'content_policy' : 'invalid_input',
+      vendorCode,
+    });
+  }
+  if (status === 401 || status === 403) {
+    return new ProviderError(message('refused our credentials'), false, { kind: 'auth', vendorCode });
+  }
+  if (status === 402) {
+    return new ProviderError(message('says the account has no credit left'), false, { kind: 'quota', vendorCode });
+  }
+  if (status === 429) {
+    return new ProviderError(message('is rate limiting us'), true, {
+      kind: 'rate_limited',
+      retryAfterMs: retryAfterMs(headers.get('retry-after')),
+      vendorCode,
+    });
+  }
+  if (status >= 500) {
+    return new ProviderError(message(status === 504 ? 'timed out' : 'is unavailable'), true, {
+      kind: status === 504 ? 'timeout' : 'unavailable',
+      retryAfterMs: retryAfterMs(headers.get('retry-after')),
+      vendorCode,
+    });
+  }
+  return new ProviderError(message('answered unexpectedly'), false, { kind: 'internal', vendorCode });
 }

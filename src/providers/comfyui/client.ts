@@ -6,8 +6,7 @@
 // July 2025 (ComfyUI #8189): an older server picks its own id, which then becomes the handle, but a
 // submit sent again cannot find its first prompt there.
 import { createHash, randomUUID } from 'node:crypto';
-import { retryAfterMs } from '../fal/errors.ts';
-import { noAnswerError } from '../http.ts';
+import { noAnswerError, statusError } from '../http.ts';
 import {
   type Fetch,
   type OutputFile,
@@ -126,30 +125,12 @@ function comfyHttpError(status: number, headers: Headers, bodyText: string, work
   const body = asRecord(parseJson(bodyText));
   const vendorCode = String(status);
   if (status === 400 && body && ('error' in body || 'node_errors' in body)) return refusal(body, workflow);
-  if (status === 400 || status === 413) {
-    return new ProviderError(`${VENDOR} refused the request (HTTP ${status})`, false, {
-      kind: 'invalid_input',
-      vendorCode,
-    });
-  }
-  if (status === 401 || status === 403) {
-    return new ProviderError(`${VENDOR} (or the proxy before it) refused our credentials (HTTP ${status})`, false, {
-      kind: 'auth',
-      vendorCode,
-    });
-  }
-  if (status === 429) {
-    return new ProviderError(`${VENDOR} is rate limiting us (HTTP 429)`, true, {
-      kind: 'rate_limited',
-      retryAfterMs: retryAfterMs(headers.get('retry-after')),
-      vendorCode,
-    });
-  }
-  if (status >= 500) {
-    return new ProviderError(`${VENDOR} is unavailable (HTTP ${status})`, true, {
-      kind: status === 504 ? 'timeout' : 'unavailable',
-      retryAfterMs: retryAfterMs(headers.get('retry-after')),
-      vendorCode,
+  if (status === 400 || status === 401 || status === 403 || status === 413 || status === 429 || status >= 500) {
+    // A proxy before it may be the one refusing our credentials.
+    return statusError({
+      vendor: status === 401 || status === 403 ? `${VENDOR} (or the proxy before it)` : VENDOR,
+      status,
+      headers,
     });
   }
   // A 404 on our own routes: the address is not a ComfyUI server (or not a recent one).

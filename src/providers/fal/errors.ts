@@ -1,13 +1,5 @@
+import { retryAfterMs, statusError } from '../http.ts';
 import { ProviderError } from '../types.ts';
-
-/** The time a Retry-After header asks for, in ms (seconds or an HTTP date); undefined when absent. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 interface ValidationIssue {
   loc?: unknown;
@@ -48,42 +40,28 @@ export function falHttpError(status: number, headers: Headers, bodyText: string)
     headers.get('x-fal-error-type') ?? (typeof body?.error_type === 'string' ? body.error_type : undefined);
   const said = detail ?? (typeof body?.message === 'string' ? body.message : undefined);
   const vendorCode = errorType ? `${status} ${errorType}` : String(status);
-  const message = (what: string) => `fal.ai ${what}${said ? `: ${said}` : ''} (HTTP ${status})`;
-  if (status === 422 || status === 400) {
-    const policy = errorType === 'content_policy_violation' || /content.?policy|nsfw/i.test(said ?? '');
-    return new ProviderError(message(policy ? 'refused the content' : 'refused the input'), false, {
-      kind: policy ? 'content_policy' : 'invalid_input',
-      vendorCode,
-    });
-  }
-  if (status === 401 || status === 403) {
-    return new ProviderError(message('refused our credentials'), false, { kind: 'auth', vendorCode });
-  }
-  if (status === 402) {
-    return new ProviderError(message('says the account has no balance left'), false, { kind: 'quota', vendorCode });
-  }
-  if (status === 429) {
-    return new ProviderError(message('is rate limiting us'), true, {
-      kind: 'rate_limited',
-      retryAfterMs: retryAfterMs(headers.get('retry-after')),
-      vendorCode,
-    });
-  }
   if (status === 504 && headers.get('x-fal-request-timeout-type') === 'user') {
     // Our own x-fal-request-timeout ran out: trying again would run out again.
-    return new ProviderError(message('stopped the job at the requested timeout'), false, {
+    return new ProviderError(`fal.ai stopped the job at the requested timeout (HTTP 504)`, false, {
       kind: 'timeout',
       failover: false,
       vendorCode,
     });
   }
-  if (status >= 500) {
-    const timeout = status === 504 || errorType === 'request_timeout';
-    return new ProviderError(message(timeout ? 'timed out' : 'is unavailable'), true, {
-      kind: timeout ? 'timeout' : 'unavailable',
+  if (status >= 500 && errorType === 'request_timeout') {
+    // fal names a timeout of its infrastructure by its error type, whatever the status.
+    return new ProviderError(`fal.ai timed out${said ? `: ${said}` : ''} (HTTP ${status})`, true, {
+      kind: 'timeout',
       retryAfterMs: retryAfterMs(headers.get('retry-after')),
       vendorCode,
     });
   }
-  return new ProviderError(message('answered unexpectedly'), false, { kind: 'internal', vendorCode });
+  return statusError({
+    vendor: 'fal.ai',
+    status,
+    headers,
+    said,
+    vendorCode,
+    policy: errorType === 'content_policy_violation' || /content.?policy|nsfw/i.test(said ?? ''),
+  });
 }

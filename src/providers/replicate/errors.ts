@@ -1,4 +1,4 @@
-import { retryAfterMs } from '../fal/errors.ts';
+import { statusError } from '../http.ts';
 import { ProviderError } from '../types.ts';
 
 // What a model's own safety checker says when it refuses (cog models raise "NSFW content detected",
@@ -43,45 +43,26 @@ export function replicateHttpError(status: number, headers: Headers, bodyText: s
   const detail = typeof body?.detail === 'string' && body.detail.trim() !== '' ? body.detail.trim() : undefined;
   const title = typeof body?.title === 'string' ? body.title : undefined;
   const said = fields ?? detail ?? title;
-  const vendorCode = String(status);
-  const message = (what: string) => `Replicate ${what}${said ? `: ${said}` : ''} (HTTP ${status})`;
-  if (status === 422 || status === 400) {
-    const policy = CONTENT_POLICY.test(`${detail ?? ''} ${title ?? ''}`);
-    return new ProviderError(message(policy ? 'refused the content' : 'refused the input'), false, {
-      kind: policy ? 'content_policy' : 'invalid_input',
-      vendorCode,
-    });
-  }
-  if (status === 401 || status === 403) {
-    return new ProviderError(message('refused our token'), false, { kind: 'auth', vendorCode });
-  }
-  if (status === 402) {
-    return new ProviderError(message('says the account has no credit left'), false, { kind: 'quota', vendorCode });
-  }
   if (status === 404) {
     // The model or version is gone or private to another account: this route cannot serve it,
     // another may.
-    return new ProviderError(message('does not know the model or prediction'), false, {
-      kind: 'internal',
-      failover: true,
-      vendorCode,
-    });
+    return new ProviderError(
+      `Replicate does not know the model or prediction${said ? `: ${said}` : ''} (HTTP 404)`,
+      false,
+      {
+        kind: 'internal',
+        failover: true,
+        vendorCode: '404',
+      },
+    );
   }
-  if (status === 429) {
-    return new ProviderError(message('is rate limiting us'), true, {
-      kind: 'rate_limited',
-      retryAfterMs: retryAfterMs(headers.get('retry-after')),
-      vendorCode,
-    });
-  }
-  if (status >= 500) {
-    return new ProviderError(message('is unavailable'), true, {
-      kind: 'unavailable',
-      retryAfterMs: retryAfterMs(headers.get('retry-after')),
-      vendorCode,
-    });
-  }
-  return new ProviderError(message('answered unexpectedly'), false, { kind: 'internal', vendorCode });
+  return statusError({
+    vendor: 'Replicate',
+    status,
+    headers,
+    said,
+    policy: CONTENT_POLICY.test(`${detail ?? ''} ${title ?? ''}`),
+  });
 }
 
 /** What a prediction's `error` says, whatever its shape (a string, usually). */
