@@ -3,43 +3,14 @@
 // every aspect ratio a model offers, with and without input images and LoRAs as the model allows,
 // the input we would send must be valid: no unknown field, every required one, values in range.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../src/catalog/routes.ts';
-import { loadConfig } from '../src/config.ts';
-import { createProviderRegistry } from '../src/providers/registry.ts';
 import { type ImageRequest, ProviderError } from '../src/providers/types.ts';
+import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
-interface Fixture {
-  source: { repository: string; commit: string; path: string };
-  endpoints: Record<string, Record<string, unknown>>;
-  $defs: Record<string, unknown>;
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('./fixtures/fal/input-schemas.json', import.meta.url), 'utf8'),
-) as Fixture;
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validators = new Map<string, ValidateFunction>();
-function validatorOf(endpoint: string): ValidateFunction {
-  let validate = validators.get(endpoint);
-  if (!validate) {
-    const schema = fixture.endpoints[endpoint];
-    assert.ok(schema, `${endpoint} is not an endpoint fal publishes`);
-    validate = ajv.compile({ ...schema, $defs: fixture.$defs });
-    validators.set(endpoint, validate);
-  }
-  return validate;
-}
-
-const registry = createProviderRegistry(
-  loadConfig({ FAL_KEY: 'test-key', FAL_QUEUE_URL: 'http://127.0.0.1:9', FAL_JWKS_URL: 'http://127.0.0.1:9/jwks' })
-    .providers,
-  () => Promise.reject(new Error('no network in this test')),
-);
+const registry = offlineRegistry({ replicate: false });
 
 const catalog = loadModelCatalog();
 const IMAGE = 'https://cdn.example.com/in.png';
@@ -117,11 +88,11 @@ test('every fal route names an endpoint fal publishes, and a mapping we have', (
   ].filter((r) => r.provider === 'fal' && r.mapping);
   assert.ok(routes.length >= 54, `${routes.length} mapped fal routes`);
   for (const route of routes) {
-    validatorOf(route.endpoint);
-    if (route.image_endpoint) validatorOf(route.image_endpoint);
+    falValidatorOf(route.endpoint);
+    if (route.image_endpoint) falValidatorOf(route.image_endpoint);
     assert.equal(registry.candidates([route]).length, 1, `${route.endpoint}: mapping ${route.mapping} exists`);
   }
-  assert.match(fixture.source.repository, /fal-ai\/fal-js/);
+  assert.match(falFixture.source.repository, /fal-ai\/fal-js/);
 });
 
 test('every request a model allows maps to a valid input of its fal endpoint', () => {
@@ -137,10 +108,10 @@ test('every request a model allows maps to a valid input of its fal endpoint', (
         gaps.push(c.label.replace(/ \d+:\d+/, ''));
         continue;
       }
-      const validate = validatorOf(picked.route.endpoint);
+      const validate = falValidatorOf(picked.route.endpoint);
       assert.ok(
         validate(input),
-        `${c.label} → ${picked.route.endpoint}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(input)}`,
+        `${c.label} → ${picked.route.endpoint}: ${errorsText(validate)}\n${JSON.stringify(input)}`,
       );
       assert.equal(input.prompt ?? input.instruction, c.request.prompt);
       checked += 1;

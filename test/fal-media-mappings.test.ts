@@ -5,44 +5,16 @@
 // and from a first frame (or image) where it has an image endpoint, the input we would send must be
 // valid: no unknown field, every required one, values from the endpoint's lists.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
 import { FIXED_ROUTES } from '../src/catalog/routes.ts';
-import { loadConfig } from '../src/config.ts';
 import { TOPAZ_MODELS } from '../src/providers/fal/mappings.ts';
-import { createProviderRegistry, type PickedRoute } from '../src/providers/registry.ts';
+import type { PickedRoute } from '../src/providers/registry.ts';
 import { ProviderError, type VendorRequest } from '../src/providers/types.ts';
+import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
-interface Fixture {
-  source: { repository: string; commit: string; path: string };
-  endpoints: Record<string, Record<string, unknown>>;
-  $defs: Record<string, unknown>;
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('./fixtures/fal/input-schemas.json', import.meta.url), 'utf8'),
-) as Fixture;
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validators = new Map<string, ValidateFunction>();
-function validatorOf(endpoint: string): ValidateFunction {
-  let validate = validators.get(endpoint);
-  if (!validate) {
-    const schema = fixture.endpoints[endpoint];
-    assert.ok(schema, `${endpoint} is not an endpoint fal publishes`);
-    validate = ajv.compile({ ...schema, $defs: fixture.$defs });
-    validators.set(endpoint, validate);
-  }
-  return validate;
-}
-
-const registry = createProviderRegistry(
-  loadConfig({ FAL_KEY: 'test-key', FAL_QUEUE_URL: 'http://127.0.0.1:9', FAL_JWKS_URL: 'http://127.0.0.1:9/jwks' })
-    .providers,
-  () => Promise.reject(new Error('no network in this test')),
-);
+const registry = offlineRegistry({ replicate: false });
 
 const media = loadMediaCatalog();
 const IMAGE = 'https://cdn.example.com/in.png';
@@ -294,12 +266,12 @@ test('every route of these catalogs names an endpoint fal publishes and a mappin
     for (const model of list) {
       for (const route of model.routes.filter((r) => r.provider === 'fal')) {
         if (route.mapping) {
-          validatorOf(route.endpoint);
+          falValidatorOf(route.endpoint);
           assert.equal(registry.candidates([route]).length, 1, `${route.endpoint}: mapping ${route.mapping} exists`);
         }
         if (route.image_endpoint) {
           assert.ok(route.image_mapping, `${model.id}: an image endpoint needs its mapping`);
-          validatorOf(route.image_endpoint);
+          falValidatorOf(route.image_endpoint);
           const images = registry.candidates([route], video({ firstFrame: IMAGE }));
           assert.equal(images.length, 1, `${route.image_endpoint}: mapping ${route.image_mapping} exists`);
         }
@@ -309,9 +281,9 @@ test('every route of these catalogs names an endpoint fal publishes and a mappin
     }
   }
   assert.deepEqual(unmapped, UNMAPPED);
-  for (const endpoint of Object.values(UNMAPPED)) assert.equal(fixture.endpoints[endpoint], undefined, endpoint);
+  for (const endpoint of Object.values(UNMAPPED)) assert.equal(falFixture.endpoints[endpoint], undefined, endpoint);
   assert.ok(routes >= 36, `${routes} mapped fal routes`);
-  assert.match(fixture.source.repository, /fal-ai\/fal-js/);
+  assert.match(falFixture.source.repository, /fal-ai\/fal-js/);
 });
 
 test('every request a model allows maps to a valid input of its fal endpoint', () => {
@@ -325,10 +297,10 @@ test('every request a model allows maps to a valid input of its fal endpoint', (
         gaps.add(c.label.replace(/ \d+(\.\d+)?s /, ' '));
         continue;
       }
-      const validate = validatorOf(route.route.endpoint);
+      const validate = falValidatorOf(route.route.endpoint);
       assert.ok(
         validate(input),
-        `${c.label} → ${route.route.endpoint}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(input)}`,
+        `${c.label} → ${route.route.endpoint}: ${errorsText(validate)}\n${JSON.stringify(input)}`,
       );
       if ('prompt' in c.request && c.request.prompt && input.prompt !== undefined) {
         assert.equal(input.prompt, c.request.prompt);
@@ -345,8 +317,8 @@ function inputOf(routes: readonly ModelRoute[] | undefined, request: VendorReque
   const [picked] = registry.candidates(routes ?? [], request);
   assert.ok(picked, 'a configured route');
   const input = picked.map(request);
-  const validate = validatorOf(picked.route.endpoint);
-  assert.ok(validate(input), `${picked.route.endpoint}: ${ajv.errorsText(validate.errors)}`);
+  const validate = falValidatorOf(picked.route.endpoint);
+  assert.ok(validate(input), `${picked.route.endpoint}: ${errorsText(validate)}`);
   return { endpoint: picked.route.endpoint, input };
 }
 

@@ -6,42 +6,14 @@
 // what the endpoint cannot take must be refused (invalid_input), never sent without it. Then field
 // by field: how references are numbered for each model, shots, and the refusals.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
-import { loadConfig } from '../src/config.ts';
-import { createProviderRegistry, type PickedRoute } from '../src/providers/registry.ts';
+import type { PickedRoute } from '../src/providers/registry.ts';
 import { ProviderError, type VendorRequest } from '../src/providers/types.ts';
+import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
-interface Fixture {
-  source: { repository: string; commit: string; path: string };
-  endpoints: Record<string, Record<string, unknown>>;
-  $defs: Record<string, unknown>;
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('./fixtures/fal/input-schemas.json', import.meta.url), 'utf8'),
-) as Fixture;
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validators = new Map<string, ValidateFunction>();
-function validatorOf(endpoint: string): ValidateFunction {
-  let validate = validators.get(endpoint);
-  if (!validate) {
-    const schema = fixture.endpoints[endpoint];
-    assert.ok(schema, `${endpoint} is not an endpoint fal publishes`);
-    validate = ajv.compile({ ...schema, $defs: fixture.$defs });
-    validators.set(endpoint, validate);
-  }
-  return validate;
-}
-
-const registry = createProviderRegistry(
-  loadConfig({ FAL_KEY: 'test-key', FAL_QUEUE_URL: 'http://127.0.0.1:9', FAL_JWKS_URL: 'http://127.0.0.1:9/jwks' })
-    .providers,
-  () => Promise.reject(new Error('no network in this test')),
-);
+const registry = offlineRegistry({ replicate: false });
 
 const media = loadMediaCatalog();
 const PORTRAIT = 'https://cdn.example.com/portrait.png';
@@ -98,8 +70,8 @@ function inputOf(routes: readonly ModelRoute[] | undefined, request: VendorReque
   const [picked] = registry.candidates(routes ?? [], request);
   assert.ok(picked, 'a configured route');
   const input = picked.map(request);
-  const validate = validatorOf(picked.route.endpoint);
-  assert.ok(validate(input), `${picked.route.endpoint}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(input)}`);
+  const validate = falValidatorOf(picked.route.endpoint);
+  assert.ok(validate(input), `${picked.route.endpoint}: ${errorsText(validate)}\n${JSON.stringify(input)}`);
   return { endpoint: picked.route.endpoint, input };
 }
 
@@ -150,7 +122,7 @@ test('every talking-head and reference-to-video route names an endpoint fal publ
     for (const model of list) {
       for (const route of model.routes.filter((r) => r.provider === 'fal')) {
         if (route.mapping) {
-          validatorOf(route.endpoint);
+          falValidatorOf(route.endpoint);
           assert.equal(registry.candidates([route]).length, 1, `${route.endpoint}: mapping ${route.mapping} exists`);
           routes += 1;
         } else {
@@ -160,7 +132,7 @@ test('every talking-head and reference-to-video route names an endpoint fal publ
         }
         if (route.image_endpoint) {
           assert.ok(route.image_mapping, `${model.id}: an image endpoint needs its mapping`);
-          validatorOf(route.image_endpoint);
+          falValidatorOf(route.image_endpoint);
           const picked = registry.candidates([route], reference({ elements: [], startFrame: START }));
           assert.equal(picked[0]?.route.endpoint, route.image_endpoint, `${model.id}: a start frame takes it`);
         }
@@ -169,11 +141,11 @@ test('every talking-head and reference-to-video route names an endpoint fal publ
   }
   assert.deepEqual(unmapped, UNMAPPED);
   for (const [label, endpoint] of Object.entries(UNMAPPED)) {
-    const published = fixture.endpoints[endpoint] !== undefined;
+    const published = falFixture.endpoints[endpoint] !== undefined;
     assert.equal(published, !NOT_IN_FAL_JS.includes(endpoint), `${label}: ${endpoint}`);
   }
   assert.equal(routes, 10, `${routes} mapped fal routes`);
-  assert.equal(fixture.source.commit, '381105e138b85502b528fb8f6c16d909e30e462a');
+  assert.equal(falFixture.source.commit, '381105e138b85502b528fb8f6c16d909e30e462a');
 });
 
 /** One request a model's entry lets a user make, and the refusal expected of its endpoint, if any. */
@@ -390,10 +362,10 @@ test('every request a model allows maps to a valid input of its fal endpoint, or
         continue;
       }
       assert.ok(!(input instanceof ProviderError), `${c.label} → ${route.route.endpoint}: ${String(input)}`);
-      const validate = validatorOf(route.route.endpoint);
+      const validate = falValidatorOf(route.route.endpoint);
       assert.ok(
         validate(input),
-        `${c.label} → ${route.route.endpoint}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(input)}`,
+        `${c.label} → ${route.route.endpoint}: ${errorsText(validate)}\n${JSON.stringify(input)}`,
       );
       checked += 1;
     }

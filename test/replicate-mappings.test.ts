@@ -5,10 +5,7 @@
 // range. The mappings are applied here the way the registry applies a route (its image endpoint,
 // then its fixed params); test/vendor-replicate.test.ts sends one through the whole service.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import { type ImageModel, loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
@@ -18,44 +15,7 @@ import { createProviderRegistry } from '../src/providers/registry.ts';
 import { parseModelReference } from '../src/providers/replicate/client.ts';
 import { REPLICATE_MAPPINGS } from '../src/providers/replicate/mappings.ts';
 import { type ImageRequest, ProviderError, startsFromImages } from '../src/providers/types.ts';
-
-interface Fixture {
-  models: Record<string, Record<string, unknown>>;
-  sources: Record<string, { repository: string; commit: string; path: string; kind: string }>;
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('./fixtures/replicate/input-schemas.json', import.meta.url), 'utf8'),
-) as Fixture;
-
-// cog publishes `anyOf: []` in the items of a list of files, which no validator accepts.
-function withoutEmptyAnyOf(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutEmptyAnyOf);
-  if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key, value]) => !(key === 'anyOf' && Array.isArray(value) && value.length === 0))
-      .map(([key, value]) => [key, withoutEmptyAnyOf(value)]),
-  );
-}
-
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addFormat('password', true); // cog's Secret inputs
-const validators = new Map<string, ValidateFunction>();
-/** The model's published schema, closed to unknown fields: Replicate ignores them, a misspelt field would be lost. */
-function validatorOf(endpoint: string): ValidateFunction {
-  const { owner, name } = parseModelReference(endpoint);
-  const model = `${owner}/${name}`;
-  let validate = validators.get(model);
-  if (!validate) {
-    const schema = fixture.models[model];
-    assert.ok(schema, `${model} has no schema in test/fixtures/replicate/input-schemas.json`);
-    validate = ajv.compile({ ...(withoutEmptyAnyOf(schema) as object), additionalProperties: false });
-    validators.set(model, validate);
-  }
-  return validate;
-}
+import { errorsText, replicateFixture, replicateValidatorOf } from './vendor-schemas.ts';
 
 const MAPPINGS: Record<string, Mapping> = REPLICATE_MAPPINGS;
 
@@ -169,16 +129,16 @@ test('every Replicate route names a model whose schema is vendored with its sour
       [route.image_endpoint, route.image_mapping],
     ] as const) {
       if (!endpoint) continue;
-      validatorOf(endpoint);
+      replicateValidatorOf(endpoint);
       const { owner, name } = parseModelReference(endpoint);
       used.add(`${owner}/${name}`);
       assert.ok(mapping && MAPPINGS[mapping], `${endpoint}: mapping ${mapping} exists`);
       mappings.add(mapping);
-      const source = fixture.sources[`${owner}/${name}`];
+      const source = replicateFixture.sources[`${owner}/${name}`];
       assert.ok(source?.repository && source.commit && source.path, `${owner}/${name}: where its schema came from`);
     }
   }
-  assert.deepEqual([...used].sort(), Object.keys(fixture.models).sort(), 'every vendored schema is used');
+  assert.deepEqual([...used].sort(), Object.keys(replicateFixture.models).sort(), 'every vendored schema is used');
   assert.deepEqual([...mappings].sort(), Object.keys(MAPPINGS).sort(), 'every mapping is used');
 });
 
@@ -195,10 +155,10 @@ test('every request a model allows maps to a valid input of its Replicate model'
         gaps.push(c.label.replace(/ \d+:\d+/, ''));
         continue;
       }
-      const validate = validatorOf(sent.endpoint);
+      const validate = replicateValidatorOf(sent.endpoint);
       assert.ok(
         validate(sent.input),
-        `${c.label} → ${sent.endpoint}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(sent.input)}`,
+        `${c.label} → ${sent.endpoint}: ${errorsText(validate)}\n${JSON.stringify(sent.input)}`,
       );
       assert.equal(sent.input.prompt, c.request.prompt);
       checked += 1;
@@ -232,8 +192,8 @@ function inputFor(
   const [route] = model ? replicateRoutes(model) : [];
   assert.ok(route, `${kind} ${id} has a Replicate route`);
   const sent = mapped(route, sample(overrides));
-  const validate = validatorOf(sent.endpoint);
-  assert.ok(validate(sent.input), `${kind} ${id}: ${ajv.errorsText(validate.errors)}`);
+  const validate = replicateValidatorOf(sent.endpoint);
+  assert.ok(validate(sent.input), `${kind} ${id}: ${errorsText(validate)}`);
   return sent.input;
 }
 

@@ -5,53 +5,13 @@
 // no unknown field, every required one, values from the model's lists. Then field by field for a
 // few models, and what each refuses.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { loadMediaCatalog, type VideoModel } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
 import { loadConfig } from '../src/config.ts';
 import { createProviderRegistry } from '../src/providers/registry.ts';
-import { parseModelReference } from '../src/providers/replicate/client.ts';
 import { ProviderError, type VideoRequest } from '../src/providers/types.ts';
-
-interface Fixture {
-  models: Record<string, Record<string, unknown>>;
-}
-
-const fixture = JSON.parse(
-  readFileSync(new URL('./fixtures/replicate/input-schemas.json', import.meta.url), 'utf8'),
-) as Fixture;
-
-// cog publishes `anyOf: []` in the items of a list of files, which no validator accepts.
-function withoutEmptyAnyOf(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutEmptyAnyOf);
-  if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key, value]) => !(key === 'anyOf' && Array.isArray(value) && value.length === 0))
-      .map(([key, value]) => [key, withoutEmptyAnyOf(value)]),
-  );
-}
-
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addFormat('password', true); // cog's Secret inputs (Sora's openai_api_key)
-const validators = new Map<string, ValidateFunction>();
-/** The model's published schema, closed to unknown fields: Replicate ignores them, a misspelt field would be lost. */
-function validatorOf(endpoint: string): ValidateFunction {
-  const { owner, name } = parseModelReference(endpoint);
-  const model = `${owner}/${name}`;
-  let validate = validators.get(model);
-  if (!validate) {
-    const schema = fixture.models[model];
-    assert.ok(schema, `${model} has no schema in test/fixtures/replicate/input-schemas.json`);
-    validate = ajv.compile({ ...(withoutEmptyAnyOf(schema) as object), additionalProperties: false });
-    validators.set(model, validate);
-  }
-  return validate;
-}
+import { errorsText, replicateValidatorOf } from './vendor-schemas.ts';
 
 const noNetwork = () => Promise.reject(new Error('no network in this test'));
 const FAL = { FAL_KEY: 'test-key', FAL_QUEUE_URL: 'http://127.0.0.1:9', FAL_JWKS_URL: 'http://127.0.0.1:9/jwks' };
@@ -153,10 +113,10 @@ test('every request a video model allows maps to a valid input of its Replicate 
         gaps.add(c.label.replace(/ \d+s /, ' '));
         continue;
       }
-      const validate = validatorOf(route.route.endpoint);
+      const validate = replicateValidatorOf(route.route.endpoint);
       assert.ok(
         validate(input),
-        `${c.label} → ${route.route.endpoint}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(input)}`,
+        `${c.label} → ${route.route.endpoint}: ${errorsText(validate)}\n${JSON.stringify(input)}`,
       );
       assert.equal(input.prompt, c.request.prompt, c.label);
       // The length is sent as asked (duration, or Sora's seconds), never rounded to another.
@@ -193,8 +153,8 @@ function inputFor(id: string, overrides: Partial<VideoRequest> = {}): Record<str
   const [picked] = replicateOnly.candidates(model.routes, requestFor(model, overrides));
   assert.ok(picked, `${id} has a Replicate route`);
   const input = picked.map(requestFor(model, overrides));
-  const validate = validatorOf(picked.route.endpoint);
-  assert.ok(validate(input), `${id}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(input)}`);
+  const validate = replicateValidatorOf(picked.route.endpoint);
+  assert.ok(validate(input), `${id}: ${errorsText(validate)}\n${JSON.stringify(input)}`);
   return input;
 }
 
