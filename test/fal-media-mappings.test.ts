@@ -141,7 +141,7 @@ function otherCases(): Case[] {
       out.push({
         label: `motion ${orientation}${prompt ? ' +prompt' : ''}`,
         routes: MOTION_ROUTES,
-        request: { kind: 'motion', imageUrl: IMAGE, videoUrl: VIDEO, orientation, prompt },
+        request: { kind: 'motion', imageUrl: IMAGE, videoUrl: VIDEO, orientation, prompt, element: null },
       });
     }
   }
@@ -450,14 +450,21 @@ test('lip sync, motion control and upscaling send their fields by fal’s names'
       audio_url: AUDIO,
     });
   }
-  const motion = inputOf(MOTION_ROUTES, {
+  const motionRequest = {
     kind: 'motion',
     imageUrl: IMAGE,
     videoUrl: VIDEO,
     orientation: 'image',
     prompt: null,
-  });
+    element: null,
+  } as const;
+  const motion = inputOf(MOTION_ROUTES, motionRequest);
   assert.deepEqual(motion.input, { image_url: IMAGE, video_url: VIDEO, character_orientation: 'image' });
+  assert.match(
+    refusal(MOTION_ROUTES, { ...motionRequest, element: { frontal: IMAGE, references: [] } }),
+    /no face element/,
+    'a face element is refused, not dropped',
+  );
 
   const topazRoutes = routesOf(media.upscalers, 'topaz');
   const upscale = {

@@ -193,6 +193,8 @@ export interface MotionRequest {
   /** Whose orientation the result keeps: the image's (reference ≤ 10 s) or the video's (≤ 30 s). */
   orientation: 'image' | 'video';
   prompt: string | null;
+  /** A character (its front view and other views) whose face the result keeps, when one was given. */
+  element: ReferenceElement | null;
 }
 
 /** A video made larger (and smoother, with a target frame rate). */

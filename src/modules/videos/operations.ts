@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { ttsEmotion } from '../../catalog/voices.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
-import { ProviderError } from '../../providers/types.ts';
+import { ProviderError, type ReferenceElement } from '../../providers/types.ts';
 import type { TtsInput } from '../speech/inputs.ts';
 import type {
   LipsyncInput,
@@ -61,6 +61,14 @@ const lipsyncForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWo
   };
 };
 
+/** The face element of a motion-control request, as the API took it (`frontal_image_url`, views). */
+function elementOf(given: unknown): ReferenceElement | null {
+  const element = given as { frontal_image_url?: unknown; reference_image_urls?: unknown } | null;
+  if (!element || typeof element.frontal_image_url !== 'string') return null;
+  const views = Array.isArray(element.reference_image_urls) ? element.reference_image_urls : [];
+  return { frontal: element.frontal_image_url, references: views.filter((v): v is string => typeof v === 'string') };
+}
+
 /** videos/motion-control for a vendor: the reference's motion onto the image's character. */
 const motionForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
   const req = item.request as MotionInput;
@@ -72,6 +80,7 @@ const motionForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWo
       videoUrl: req.video_url,
       orientation: req.orientation === 'video' ? 'video' : 'image',
       prompt: req.prompt,
+      element: elementOf(req.element),
     },
     expects: 'video',
   };

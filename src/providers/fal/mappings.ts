@@ -513,12 +513,16 @@ const MEDIA_MAPPINGS = {
    */
   lipsync: mappingFor('lipsync', (request) => ({ video_url: request.videoUrl, audio_url: request.audioUrl })),
   /** fal-ai/kling-video/v2.6/{pro, standard}/motion-control. */
-  'kling-motion': mappingFor('motion', (request) => ({
-    image_url: request.imageUrl,
-    video_url: request.videoUrl,
-    character_orientation: request.orientation,
-    ...(request.prompt ? { prompt: request.prompt } : {}),
-  })),
+  'kling-motion': mappingFor('motion', (request) => {
+    // Kling 2.6's motion control has no field for a face element (3.0's has).
+    if (request.element) refuse('takes no face element');
+    return {
+      image_url: request.imageUrl,
+      video_url: request.videoUrl,
+      character_orientation: request.orientation,
+      ...(request.prompt ? { prompt: request.prompt } : {}),
+    };
+  }),
   /** fal-ai/topaz/upscale/video: `H264_output` is spelled with a capital H on the wire. */
   topaz: mappingFor('upscale', (request) => {
     if (request.factor < 1 || request.factor > 8) refuse('upscales 1-8 times');
