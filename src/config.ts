@@ -65,6 +65,11 @@ const EnvSchema = Type.Object({
   COMFYUI_HEADERS: Type.Optional(Type.String({ minLength: 2 })),
   COMFYUI_WORKFLOWS_DIR: Type.Optional(Type.String({ minLength: 1 })),
   COMFYUI_MODELS: Type.Optional(Type.String({ minLength: 2 })),
+  OPENAI_COMPATIBLE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
+  OPENAI_COMPATIBLE_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  OPENAI_COMPATIBLE_MODELS: Type.Optional(Type.String({ minLength: 2 })),
+  SUNO_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  SUNO_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.sunoapi.org' }),
   VENDOR_HTTP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 90_000 }),
   VENDOR_POLL_MIN_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1000 }),
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
@@ -191,6 +196,18 @@ export interface Config {
       workflowsDir: string | undefined;
       models: Record<string, ComfyModelWorkflows>;
     };
+    /**
+     * Any OpenAI-compatible chat server (OpenRouter by default): configured by its key, or by a base
+     * URL alone (a local server needs no key); catalog model ids → the server's own names.
+     */
+    openAiCompatible: {
+      configured: boolean;
+      baseUrl: string;
+      apiKey: string | undefined;
+      modelNames: Record<string, string>;
+    };
+    /** A sunoapi.org-compatible music API. */
+    suno: { apiKey: string | undefined; baseUrl: string };
     /** Replicate's predictions API; its webhook secret is read from Replicate when not set. */
     replicate: { token: string | undefined; baseUrl: string; webhookSecret: string | undefined };
   };
@@ -253,14 +270,12 @@ function parseJsonSetting(name: string, value: string): unknown {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** COMFYUI_HEADERS: a JSON object of header names and string values. */
-function comfyHeaders(value: string | undefined): Record<string, string> {
+/** A setting that is a JSON object of strings (COMFYUI_HEADERS, OPENAI_COMPATIBLE_MODELS). */
+function stringMap(name: string, value: string | undefined, example = '{"a":"b"}'): Record<string, string> {
   if (value === undefined) return {};
-  const parsed = parseJsonSetting('COMFYUI_HEADERS', value);
+  const parsed = parseJsonSetting(name, value);
   if (!isPlainObject(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
-    throw new Error(
-      'Invalid configuration:\n  COMFYUI_HEADERS: must be a JSON object of strings, e.g. {"x-api-key":"…"}',
-    );
+    throw new Error(`Invalid configuration:\n  ${name}: must be a JSON object of strings, e.g. ${example}`);
   }
   return parsed as Record<string, string>;
 }
@@ -388,10 +403,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       comfyui: {
         url: e.COMFYUI_URL?.replace(/\/+$/, ''),
-        headers: comfyHeaders(e.COMFYUI_HEADERS),
+        headers: stringMap('COMFYUI_HEADERS', e.COMFYUI_HEADERS, '{"x-api-key":"…"}'),
         workflowsDir: e.COMFYUI_WORKFLOWS_DIR,
         models: comfyModels(e.COMFYUI_MODELS),
       },
+      openAiCompatible: {
+        configured: e.OPENAI_COMPATIBLE_API_KEY !== undefined || e.OPENAI_COMPATIBLE_BASE_URL !== undefined,
+        baseUrl: (e.OPENAI_COMPATIBLE_BASE_URL ?? 'https://openrouter.ai/api/v1').replace(/\/+$/, ''),
+        apiKey: e.OPENAI_COMPATIBLE_API_KEY,
+        modelNames: stringMap('OPENAI_COMPATIBLE_MODELS', e.OPENAI_COMPATIBLE_MODELS),
+      },
+      suno: { apiKey: e.SUNO_API_KEY, baseUrl: e.SUNO_BASE_URL.replace(/\/+$/, '') },
       replicate: {
         token: e.REPLICATE_API_TOKEN,
         baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),

@@ -189,7 +189,7 @@ describe('media catalog data', () => {
     assert.ok(meshy.capabilities.text_to_3d && meshy.capabilities.image_to_3d);
     for (const m of catalog.model_3d) assert.ok(m.price.preview <= m.price.full, `${m.id}: preview > full`);
     for (const m of catalog.text) {
-      assert.equal(m.routes[0]?.provider, 'openrouter');
+      assert.equal(m.routes[0]?.provider, 'openai-compatible');
       assert.equal(m.routes[0]?.endpoint, m.id);
       assert.ok(m.max_output_tokens <= m.context_window, `${m.id}: output > context`);
     }

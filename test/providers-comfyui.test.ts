@@ -427,6 +427,10 @@ describe('the ComfyUI adapter', () => {
     assert.equal(err.retryable, false);
     assert.equal(err.failover, true);
     assert.ok(!err.message.includes(PROXY.value));
+    assert.equal((await provider.check?.())?.reachable, true, 'the check reads the queue through the proxy');
+    const refused = await bare.check?.();
+    assert.equal(refused?.reachable, false);
+    assert.match(refused?.detail ?? '', /refused our credentials \(HTTP 401\)/);
   });
 
   test('a 5xx is retryable and unavailable; so is a server that cannot be reached', async () => {
@@ -458,6 +462,7 @@ describe('the ComfyUI adapter', () => {
     assert.equal(err.kind, 'unavailable');
     assert.equal(err.retryable, true);
     assert.equal(err.maybeAccepted, false, 'a refused connection never reached ComfyUI');
+    assert.equal((await gone.check?.())?.reachable, false, 'nobody answers the check');
   });
 });
 

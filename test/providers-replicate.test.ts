@@ -237,6 +237,10 @@ describe('the Replicate adapter', () => {
     assert.equal(err.failover, true);
     assert.equal(err.vendorCode, '401');
     assert.ok(!err.message.includes('r8_wrong_token'));
+    const check = await wrong.check?.();
+    assert.equal(check?.reachable, false);
+    assert.match(check?.detail ?? '', /refused our credentials \(HTTP 401\)/);
+    assert.equal((await provider.check?.())?.reachable, true, 'GET /v1/account with the right token');
     const forbidden = await failure(() => submit('x [replicate:403]'));
     assert.equal(forbidden.kind, 'auth');
     assert.equal(forbidden.vendorCode, '403');

@@ -1,6 +1,7 @@
 // Replicate behind the whole service, as the second route of models fal serves first: a fake fal
 // and a fake Replicate (test/fakes/) on 127.0.0.1, selected with their base-URL variables.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
@@ -101,6 +102,40 @@ describe('failover from fal to Replicate', () => {
     } finally {
       fal.outage('fal-ai/flux-lora', false);
     }
+  });
+
+  test('providers check asks each configured vendor one harmless question, over HTTP and in the CLI', async () => {
+    const before = replicate.submissions.length;
+    const listed = await call<Array<{ id: string; check?: { reachable: boolean | null; detail: string } }>>(
+      server,
+      'GET',
+      '/admin/v1/providers?check=true',
+      { token: server.adminToken },
+    );
+    assert.equal(listed.status, 200, listed.text);
+    const checkOf = (id: string) => listed.body.find((p) => p.id === id)?.check;
+    assert.equal(checkOf('replicate')?.reachable, true, checkOf('replicate')?.detail);
+    assert.equal(checkOf('fal')?.reachable, null, 'fal has no harmless call');
+    assert.equal(checkOf('simulator'), undefined);
+    assert.equal(replicate.submissions.length, before, 'nothing was run');
+    const plain = await call<Array<{ check?: unknown }>>(server, 'GET', '/admin/v1/providers', {
+      token: server.adminToken,
+    });
+    assert.ok(
+      plain.body.every((p) => p.check === undefined),
+      'asked only with ?check=true',
+    );
+
+    const cli = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['src/cli/admin.ts', 'providers', 'check'],
+        { env: { ...process.env, GMS_URL: server.url, ADMIN_TOKEN: server.adminToken } },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      );
+    });
+    const fromCli = JSON.parse(cli) as Array<{ id: string; check?: { reachable: boolean | null } }>;
+    assert.equal(fromCli.find((p) => p.id === 'replicate')?.check?.reachable, true);
   });
 
   test('a Replicate webhook with a bad signature is 401 and changes nothing', async () => {

@@ -22,6 +22,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   webhook-secret rotate --team <team_id>
   storyboards import --team <team_id> --file <project.json>   (--file - reads standard input)
   providers list                      (each provider, the models it serves, routes cooling down)
+  providers check                     (one harmless authenticated call per configured provider)
   generations attempts <generation_id>   (every vendor attempt of a generation's items)
 
 Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
@@ -125,6 +126,8 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'POST', path: `/admin/v1/teams/${team()}/webhook-secret` };
     case 'providers list':
       return { method: 'GET', path: '/admin/v1/providers' };
+    case 'providers check':
+      return { method: 'GET', path: '/admin/v1/providers?check=true' };
     case 'generations attempts':
       return { method: 'GET', path: `/admin/v1/generations/${id('generation id')}/attempts` };
     case 'storyboards import':

@@ -5,7 +5,7 @@ import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { ProviderFile, Simulation, VendorRequest, WorkItem } from '../providers/types.ts';
+import type { ProviderFile, ProviderOutput, Simulation, VendorRequest, WorkItem } from '../providers/types.ts';
 import type { Storage } from '../storage/types.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
@@ -133,7 +133,7 @@ export interface VendorWork {
   routes: readonly ModelRoute[];
   request: VendorRequest;
   /** The media type the result must be. */
-  expects: 'image' | 'video' | 'audio' | 'model';
+  expects: 'image' | 'video' | 'audio' | 'model' | 'text';
 }
 
 /** What the workers know of an operation: how to run an item, and what a completion adds. */
@@ -153,6 +153,16 @@ export interface Operation {
    * dialog spoken in the voice), rewriting it there; answers what it adds to the item's result.
    */
   finishFile?: (ctx: ExecutionContext, item: ExecutableItem, key: string) => Promise<Record<string, unknown>>;
+  /**
+   * What a vendor's answer comes to, for operations charged an upper bound up front (text is
+   * charged for max_tokens): the credits the work really cost (never more than the item's price is
+   * charged) and what to add to the item's result.
+   */
+  settle?: (
+    item: ExecutableItem,
+    output: ProviderOutput,
+    charged: number,
+  ) => { actualCredits: number; metadata: Record<string, unknown> };
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */

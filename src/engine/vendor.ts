@@ -356,6 +356,7 @@ async function completeFromOutput(
     await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal' });
     return;
   }
+  const settled = operation.settle?.(executable(item), output, item.price);
   await sql.finishAttempt(ctx.pool, item.id, { outcome: 'completed', cost: output.vendorCost ?? null });
   await finish(ctx, operation, item, {
     ok: true,
@@ -365,7 +366,8 @@ async function completeFromOutput(
       extension: stored.extension,
       width: stored.width,
       height: stored.height,
-      metadata,
+      metadata: { ...metadata, ...settled?.metadata },
+      actualCredits: settled?.actualCredits,
     },
   });
 }

@@ -1,6 +1,6 @@
 // What every adapter needs around a vendor's HTTP API: what a failed call or an error status means,
 // and result files a vendor gives inline as data URLs.
-import { type OutputFile, ProviderError } from './types.ts';
+import { type Fetch, type OutputFile, ProviderError } from './types.ts';
 
 // Errors raised before a request left this machine (no connection was made): the vendor cannot
 // have seen it, so sending it again is safe.
@@ -114,4 +114,20 @@ export function statusError(answer: ErrorAnswer): ProviderError {
     });
   }
   return new ProviderError(message('answered unexpectedly'), false, { kind: 'internal', vendorCode });
+}
+
+/**
+ * A provider check from one harmless authenticated GET: reachable on a 2xx answer, otherwise not,
+ * with what went wrong (credentials refused, an error status, no answer).
+ */
+export async function checkByGet(vendor: string, fetch: Fetch, url: string, headers: Record<string, string>) {
+  try {
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.ok) return { reachable: true, detail: `${vendor} answered with our credentials` };
+    const why = response.status === 401 || response.status === 403 ? 'refused our credentials' : 'answered';
+    return { reachable: false, detail: `${vendor} ${why} (HTTP ${response.status})` };
+  } catch (err) {
+    return { reachable: false, detail: noAnswerError(vendor, err).message };
+  }
 }

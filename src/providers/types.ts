@@ -274,6 +274,29 @@ export interface ReferenceRequest {
   audio: boolean;
 }
 
+/** Text from a prompt, with an optional system prompt. */
+export interface TextRequest {
+  kind: 'text';
+  prompt: string;
+  system: string | null;
+  temperature: number;
+  /** The most tokens the answer may have (what was charged for). */
+  maxTokens: number;
+}
+
+/** A song: from a description, or custom (lyrics and/or a style) when given. */
+export interface MusicRequest {
+  kind: 'music';
+  /** What the song is about (the description, when no lyrics are given). */
+  prompt: string;
+  lyrics: string | null;
+  /** Genre and style words. */
+  style: string | null;
+  title: string | null;
+  instrumental: boolean;
+  vocalGender: 'male' | 'female' | null;
+}
+
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
 export type VendorRequest =
   | ImageRequest
@@ -283,7 +306,9 @@ export type VendorRequest =
   | UpscaleRequest
   | Model3dRequest
   | TalkingHeadRequest
-  | ReferenceRequest;
+  | ReferenceRequest
+  | TextRequest
+  | MusicRequest;
 
 /** Whether a request brings images to start from: a route's image endpoint then serves it. */
 export function startsFromImages(request: VendorRequest): boolean {
@@ -352,6 +377,12 @@ export class WebhookRejectedError extends Error {
   }
 }
 
+/** Whether a configured vendor answers with our credentials, as `check` found. */
+export interface ProviderCheck {
+  reachable: boolean | null;
+  detail: string;
+}
+
 /** The fetch adapters are given (the outbound-policy fetch in the service, any fetch in tests). */
 export type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
 
@@ -372,6 +403,11 @@ export interface Provider {
   poll(handle: VendorHandle, signal?: AbortSignal): Promise<PollResult>;
   /** Asks the vendor to stop the job (best effort). */
   cancel?(handle: VendorHandle): Promise<void>;
+  /**
+   * One harmless authenticated call (an account or models read, never paid work): reachable true or
+   * false with why; null when the vendor has no such call.
+   */
+  check?(): Promise<ProviderCheck>;
   /** Verifies a webhook of this vendor; throws WebhookRejectedError when it is not genuine. */
   verifyWebhook?(headers: Record<string, string | string[] | undefined>, rawBody: Buffer): Promise<WebhookEvent>;
 }

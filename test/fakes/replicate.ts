@@ -4,7 +4,7 @@
 // `GET /v1/predictions/{id}` (starting, processing with tqdm logs, then a terminal status),
 // canceled with `POST …/cancel`; problem-details errors (`title`, `detail`, `status`,
 // `invalid_fields`); webhooks signed the Standard Webhooks way with the account's default secret
-// (`GET /v1/webhooks/default/secret`). Tests pick a behaviour with a tag in the prompt:
+// (`GET /v1/webhooks/default/secret`), and `GET /v1/account` (who the token belongs to). Tests pick a behaviour with a tag in the prompt:
 // [replicate:401] [replicate:402] [replicate:403] [replicate:404] [replicate:422] [replicate:429]
 // [replicate:500] [replicate:502-html] (a proxy's HTML page) [replicate:malformed] (a 201 whose
 // JSON is cut short) [replicate:cut] (the submit is read, then the connection is cut)
@@ -308,6 +308,11 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
         return;
       }
       const [, first, second, third, fourth] = segments;
+      if (req.method === 'GET' && first === 'account' && second === undefined) {
+        // GET /v1/account: who the token belongs to.
+        json(res, 200, { type: 'organization', username: 'fake-team', name: 'Fake Team', github_url: null });
+        return;
+      }
       if (req.method === 'GET' && first === 'webhooks' && second === 'default' && third === 'secret') {
         secretReads += 1;
         json(res, 200, { key: secret });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
-import { Attempt, GenerationParams, ProviderSummary } from './schemas.ts';
+import { Attempt, GenerationParams, ProviderSummary, ProvidersQuery } from './schemas.ts';
 import { listAttempts, listProviders } from './service.ts';
 
 export default async function providerAdminRoutes(app: App): Promise<void> {
@@ -13,10 +13,11 @@ export default async function providerAdminRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'List the providers, the models each serves and the routes cooling down',
-        response: { 200: Type.Array(ProviderSummary), ...errorResponses(401) },
+        querystring: ProvidersQuery,
+        response: { 200: Type.Array(ProviderSummary), ...errorResponses(400, 401) },
       },
     },
-    () => listProviders(app.deps),
+    (request) => listProviders(app.deps, { check: request.query.check ?? false }),
   );
 
   app.get(

@@ -18,6 +18,19 @@ export const ProviderSummary = Type.Object(
     success_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
       description: 'Completed attempts over finished attempts in the last 24 hours; null without attempts',
     }),
+    check: Type.Optional(
+      Type.Object(
+        {
+          reachable: Type.Union([Type.Boolean(), Type.Null()], {
+            description: 'Whether it answered our credentials; null when the vendor has no harmless call to ask',
+          }),
+          detail: Type.String({ description: 'Why not, or what was asked' }),
+        },
+        {
+          description: 'With ?check=true, for configured providers: one harmless authenticated call (never paid work)',
+        },
+      ),
+    ),
     routes: Type.Array(ProviderRoute, {
       description:
         'The models this provider has a route for (for the simulator: the models it serves now, those with no configured route)',
@@ -25,6 +38,12 @@ export const ProviderSummary = Type.Object(
   },
   { $id: 'ProviderSummary', title: 'ProviderSummary' },
 );
+
+export const ProvidersQuery = Type.Object({
+  check: Type.Optional(
+    Type.Boolean({ description: 'Make one harmless authenticated call to each configured provider (default false)' }),
+  ),
+});
 
 export const Attempt = Type.Object(
   {

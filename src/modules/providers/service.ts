@@ -5,16 +5,22 @@ import type { Deps } from '../../app-types.ts';
 import { catalogRoutes } from '../../catalog/routes.ts';
 import { selectCoolingRoutes } from '../../engine/sql.ts';
 import { AppError } from '../../lib/errors.ts';
+import { redact } from '../../providers/policy.ts';
 import { routeKey } from '../../providers/registry.ts';
+import type { ProviderCheck } from '../../providers/types.ts';
 import type { Attempt, ProviderSummary } from './schemas.ts';
 import * as sql from './sql.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SIMULATOR = 'simulator';
 
-/** Every provider the catalog names (and the simulator), with its routes and health. */
+/**
+ * Every provider the catalog names (and the simulator), with its routes and health; with `check`,
+ * each configured vendor is asked one harmless authenticated question, all at once.
+ */
 export async function listProviders(
   deps: Pick<Deps, 'pool' | 'catalog' | 'media' | 'providers'>,
+  options: { check: boolean } = { check: false },
 ): Promise<Static<typeof ProviderSummary>[]> {
   const [counts, cooling] = await Promise.all([
     sql.selectAttemptCounts(deps.pool, new Date(Date.now() - DAY_MS)),
@@ -47,14 +53,30 @@ export async function listProviders(
       routesOf(SIMULATOR).push({ kind, model, endpoint: kind, position: routes.length, cooling_until: null });
     }
   }
+  const checks = new Map<string, ProviderCheck>();
+  if (options.check) {
+    await Promise.all(
+      [...configured].map(async (id) => {
+        const check = deps.providers.get(id)?.check;
+        checks.set(
+          id,
+          check
+            ? await check().catch((err: unknown) => ({ reachable: false, detail: String(err) }))
+            : { reachable: null, detail: 'this vendor has no harmless call to ask' },
+        );
+      }),
+    );
+  }
   return [...byProvider.entries()]
     .sort(([a], [b]) => (a === SIMULATOR ? 1 : b === SIMULATOR ? -1 : a.localeCompare(b)))
     .map(([id, routes]) => {
       const count = counts.get(id);
+      const check = checks.get(id);
       return {
         id,
         configured: id === SIMULATOR || configured.has(id),
         success_rate: count && count.finished > 0 ? count.completed / count.finished : null,
+        ...(check ? { check: { ...check, detail: redact(check.detail, deps.providers.secrets()) } } : {}),
         routes,
       };
     });

@@ -1,6 +1,53 @@
-import type { Operation } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { tokenCredits } from '../../lib/tokens.ts';
+import type { ProviderOutput } from '../../providers/types.ts';
+import type { TextInput } from './inputs.ts';
+
+/** text/generate for a vendor: the prompt, the system prompt and the bounds it was charged for. */
+const textForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
+  const r = item.request as TextInput;
+  return {
+    routes: ctx.media.text.find((m) => m.id === item.model)?.routes ?? [],
+    request: {
+      kind: 'text',
+      prompt: r.prompt,
+      system: r.system_prompt,
+      temperature: r.temperature,
+      maxTokens: r.max_tokens,
+    },
+    expects: 'text',
+  };
+};
+
+const count = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : 0;
+
+/**
+ * What a vendor's answer cost: the tokens it reports at the model's prices. Usage beyond the
+ * charged bound is recorded but never charged (the item's price caps it); an answer without usage
+ * costs what was charged.
+ */
+const settleText = (item: ExecutableItem, output: ProviderOutput, charged: number) => {
+  const r = item.request as TextInput;
+  const reported = output.metadata.usage as Record<string, unknown> | undefined;
+  const usage = {
+    prompt_tokens: count(reported?.prompt_tokens),
+    completion_tokens: count(reported?.completion_tokens),
+    total_tokens: count(reported?.total_tokens) || count(reported?.prompt_tokens) + count(reported?.completion_tokens),
+  };
+  const cost = reported ? tokenCredits(usage.prompt_tokens, usage.completion_tokens, r.price) : undefined;
+  const credits = cost === undefined ? charged : Math.min(cost, charged);
+  return {
+    actualCredits: credits,
+    metadata: {
+      usage,
+      credits,
+      ...(cost !== undefined && cost > credits ? { uncharged_credits: cost - credits } : {}),
+    },
+  };
+};
 
 /** Text generation, settled to the tokens really used. */
 export const textOperations: Record<string, Operation> = {
-  'text.generate': {},
+  'text.generate': { vendor: textForVendor, settle: settleText },
 };

@@ -6,7 +6,7 @@
 // July 2025 (ComfyUI #8189): an older server picks its own id, which then becomes the handle, but a
 // submit sent again cannot find its first prompt there.
 import { createHash, randomUUID } from 'node:crypto';
-import { noAnswerError, statusError } from '../http.ts';
+import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
   type Fetch,
   type OutputFile,
@@ -352,6 +352,10 @@ export function createComfyProvider(settings: ComfySettings): Provider {
   const provider: Provider = {
     id: 'comfyui',
     idempotentSubmit: true,
+
+    /** Reads the server's queue: it answers (through its proxy) or not. */
+    check: () =>
+      checkByGet(VENDOR, settings.fetch, `${base}/queue`, { ...settings.headers, accept: 'application/json' }),
 
     async submit(request: SubmitRequest): Promise<SubmitResult> {
       const workflow = settings.workflows[request.endpoint];

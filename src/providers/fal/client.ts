@@ -134,6 +134,9 @@ export function createFalProvider(settings: FalSettings): Provider {
   const provider: Provider = {
     id: 'fal',
 
+    /** fal's queue has no call that proves a key without running work. */
+    check: async () => ({ reachable: null, detail: 'fal.ai has no harmless call that proves a key' }),
+
     async submit(request: SubmitRequest): Promise<SubmitResult> {
       const endpoint = request.endpoint.replace(/^\/+|\/+$/g, '');
       const query = request.webhookUrl ? `?fal_webhook=${encodeURIComponent(request.webhookUrl)}` : '';

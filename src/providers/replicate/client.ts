@@ -1,4 +1,4 @@
-import { dataUrlFile, noAnswerError } from '../http.ts';
+import { checkByGet, dataUrlFile, noAnswerError } from '../http.ts';
 import {
   type Fetch,
   type OutputFile,
@@ -243,6 +243,9 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
     id: 'replicate',
     // Replicate takes no idempotency key: a submit whose outcome is unknown is not sent again.
     idempotentSubmit: false,
+
+    /** Reads the account the token belongs to (`GET /v1/account`): nothing is run or paid. */
+    check: () => checkByGet('Replicate', settings.fetch, `${base}/v1/account`, headers(false)),
 
     async submit(request: SubmitRequest): Promise<SubmitResult> {
       const model = parseModelReference(request.endpoint);
