@@ -8,6 +8,7 @@ import { catalogRoutes } from '../catalog/routes.ts';
 import { COMFYUI_MAPPINGS } from '../providers/comfyui/workflows.ts';
 import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
 import type { Mapping } from '../providers/mapping.ts';
+import { OPENAI_COMPATIBLE_MAPPINGS } from '../providers/openai-compatible/mappings.ts';
 import { REPLICATE_MAPPINGS } from '../providers/replicate/mappings.ts';
 
 const START = '<!-- routes:start (npm run docs:routes writes this table) -->';
@@ -18,6 +19,7 @@ const MAPPINGS: Record<string, Record<string, Mapping>> = {
   fal: FAL_MAPPINGS,
   replicate: REPLICATE_MAPPINGS,
   comfyui: COMFYUI_MAPPINGS,
+  'openai-compatible': OPENAI_COMPATIBLE_MAPPINGS,
 };
 
 // The endpoint each catalog list is used by.

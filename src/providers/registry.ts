@@ -6,6 +6,8 @@ import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
 import type { Mapping } from './mapping.ts';
+import { checkOpenAiCompatible, createOpenAiCompatibleProvider } from './openai-compatible/client.ts';
+import { OPENAI_COMPATIBLE_MAPPINGS } from './openai-compatible/mappings.ts';
 import { createReplicateProvider } from './replicate/client.ts';
 import { REPLICATE_MAPPINGS } from './replicate/mappings.ts';
 import { type Fetch, type Provider, startsFromImages, type VendorRequest } from './types.ts';
@@ -67,7 +69,7 @@ export function createProviderRegistry(
     for (const key of keys) if (key) secrets.push(key);
   };
   const vendors = config.mode === 'auto';
-  const { fal, replicate, comfyui } = config;
+  const { fal, replicate, comfyui, openAiCompatible } = config;
   if (vendors && fal.key) {
     register(
       {
@@ -99,6 +101,23 @@ export function createProviderRegistry(
         trustedOrigins: [new URL(comfyui.url).origin],
       },
       ...Object.values(comfyui.headers),
+    );
+  }
+  if (vendors && openAiCompatible.configured) {
+    const settings = {
+      baseUrl: openAiCompatible.baseUrl,
+      apiKey: openAiCompatible.apiKey,
+      modelNames: openAiCompatible.modelNames,
+      appName: 'genmedia',
+      fetch,
+    };
+    register(
+      {
+        provider: { ...createOpenAiCompatibleProvider(settings), check: () => checkOpenAiCompatible(settings) },
+        mappings: OPENAI_COMPATIBLE_MAPPINGS,
+        trustedOrigins: [],
+      },
+      openAiCompatible.apiKey,
     );
   }
   if (vendors && replicate.token) {

@@ -1,0 +1,337 @@
+// A fake OpenAI-compatible chat server on 127.0.0.1, built from the public shapes of OpenAI's chat
+// completions (openai-node's ChatCompletion: `choices[{index, message{role, content, refusal},
+// finish_reason}]`, `usage{prompt_tokens, completion_tokens, total_tokens}`, errors as
+// `{error{message, type, param, code}}`) and OpenRouter's additions (`gen-…` ids, `provider`,
+// `native_finish_reason`, `usage.cost`, errors as `{error{code, message, metadata}}`). It serves
+// `/v1/…` as Ollama, vLLM and llama.cpp's server do, and `/api/v1/…` as OpenRouter does (answers
+// there are OpenRouter-shaped): `POST …/chat/completions`, `GET …/models` and OpenRouter's
+// `GET /api/v1/key`. With a key it refuses other bearers (401); without one it takes any, as a
+// local server does. Tests pick a behaviour with a tag in the user message:
+// [oai:400] [oai:422] [oai:404] (vLLM's top-level error shape) [oai:429] [oai:quota] (OpenAI's
+// 429 insufficient_quota) [oai:402] [oai:in-flight] (OpenRouter's 402 of its in-flight budget)
+// [oai:moderation] (OpenRouter's 403 with reasons) [oai:408] [oai:500] [oai:503] [oai:502-html]
+// (a proxy's page) [oai:upstream-429] (OpenRouter's "Provider returned error", Retry-After only in
+// its metadata) [oai:error-200] (a 200 holding only `error`) [oai:content-filter] [oai:refusal]
+// [oai:finish-error] [oai:empty-choices] [oai:null-content] [oai:reasoning-length] (all
+// max_tokens spent thinking) [oai:no-usage] [oai:over-usage] (usage above max_tokens) [oai:parts]
+// (content as a list of parts)
+// [oai:malformed] (a 200 whose JSON is cut short) [oai:cut] (the request is read, then the
+// connection is cut) [oai:hang] (never answered).
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeChatSubmission {
+  path: string;
+  body: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+}
+
+/** What the fake answered a successful chat completion with (to compare the adapter's output to). */
+export interface FakeChatAnswer {
+  id: string;
+  model: string;
+  text: string;
+  usage: Record<string, unknown> | undefined;
+}
+
+export interface FakeOpenAiCompatible {
+  /** The server's origin (no path): `/v1` and `/api/v1` are under it. */
+  url: string;
+  /** The key it requires; undefined: it takes any (or none). */
+  apiKey: string | undefined;
+  submissions: FakeChatSubmission[];
+  answers: FakeChatAnswer[];
+  /** Every GET of the check routes, by path. */
+  checks: Array<{ path: string; headers: IncomingHttpHeaders }>;
+  close(): Promise<void>;
+}
+
+const TAG = /\[oai:([a-z0-9-]+)\]/;
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** OpenAI's error shape (also Ollama's, llama.cpp's and newer vLLM's). */
+function openAiError(res: ServerResponse, status: number, message: string, type: string, code: string | null): void {
+  json(res, status, { error: { message, type, param: null, code } }, status === 429 ? { 'retry-after': '3' } : {});
+}
+
+/** OpenRouter's error shape: the status again as `code`, details in `metadata`. */
+function openRouterError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  metadata?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): void {
+  json(res, status, { error: { code: status, message, ...(metadata ? { metadata } : {}) } }, headers);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function words(text: string): number {
+  return text.split(/\s+/).filter((w) => w !== '').length;
+}
+
+/** Starts the fake; with `apiKey` it refuses any other bearer, as a server started with a key does. */
+export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {}): Promise<FakeOpenAiCompatible> {
+  const { apiKey } = options;
+  const submissions: FakeChatSubmission[] = [];
+  const answers: FakeChatAnswer[] = [];
+  const checks: FakeOpenAiCompatible['checks'] = [];
+
+  const refusedKey = (req: IncomingMessage): boolean =>
+    apiKey !== undefined && req.headers.authorization !== `Bearer ${apiKey}`;
+
+  const chat = async (req: IncomingMessage, res: ServerResponse, path: string, openRouter: boolean) => {
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    } catch {
+      openAiError(res, 400, 'The request body is not valid JSON', 'invalid_request_error', null);
+      return;
+    }
+    submissions.push({ path, body, headers: req.headers });
+    if (refusedKey(req)) {
+      if (openRouter) openRouterError(res, 401, 'User not found.');
+      else openAiError(res, 401, 'Incorrect API key provided', 'invalid_request_error', 'invalid_api_key');
+      return;
+    }
+    const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
+    const prompt = String(messages.at(-1)?.content ?? '');
+    const model = typeof body.model === 'string' ? body.model : '';
+    switch (TAG.exec(prompt)?.[1]) {
+      case '400':
+        openAiError(
+          res,
+          400,
+          "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.",
+          'invalid_request_error',
+          'context_length_exceeded',
+        );
+        return;
+      case '422':
+        openAiError(res, 422, 'temperature: Input should be less than or equal to 2', 'BadRequestError', null);
+        return;
+      case '404':
+        json(res, 404, {
+          object: 'error',
+          message: `The model \`${model}\` does not exist.`,
+          type: 'NotFoundError',
+          param: null,
+          code: 404,
+        });
+        return;
+      case '429':
+        openAiError(res, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded');
+        return;
+      case 'quota':
+        openAiError(
+          res,
+          429,
+          'You exceeded your current quota, please check your plan and billing details.',
+          'insufficient_quota',
+          'insufficient_quota',
+        );
+        return;
+      case '402':
+        openRouterError(res, 402, 'Insufficient credits. Add more using https://example.test/credits', {
+          limit_source: 'openrouter_credits',
+        });
+        return;
+      case 'in-flight':
+        openRouterError(
+          res,
+          402,
+          'Requests in flight hold your remaining credits',
+          { limit_source: 'openrouter_in_flight_budget', reason: 'in_flight_budget_exhausted' },
+          { 'retry-after': '4' },
+        );
+        return;
+      case 'moderation':
+        openRouterError(
+          res,
+          403,
+          'openai/gpt-4o requires moderation on OpenAI. Your input was flagged for "violence"',
+          {
+            reasons: ['violence', 'harassment'],
+            flagged_input: prompt.slice(0, 100),
+            provider_name: 'OpenAI',
+            model_slug: model,
+          },
+        );
+        return;
+      case '408':
+        openRouterError(res, 408, 'Request timed out');
+        return;
+      case '500':
+        openAiError(res, 500, 'The server had an error while processing your request.', 'server_error', null);
+        return;
+      case '503':
+        openRouterError(res, 503, 'No allowed providers are available for the selected model.');
+        return;
+      case '502-html':
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
+        return;
+      case 'upstream-429':
+        openRouterError(res, 429, 'Provider returned error', {
+          raw: `${model} is temporarily rate-limited upstream. Please retry shortly.`,
+          provider_name: 'Upstream',
+          limit_source: 'upstream_provider_shared_pool',
+          retry_after_seconds: 7,
+        });
+        return;
+      case 'error-200':
+        json(res, 200, { error: { code: 502, message: 'Provider returned error', metadata: { raw: 'overloaded' } } });
+        return;
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"id": "chatcmpl-1", "choices": [');
+        return;
+      case 'cut':
+        req.socket.destroy();
+        return;
+      case 'hang':
+        return;
+    }
+    answer(res, body, prompt, model, openRouter);
+  };
+
+  const answer = (
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    prompt: string,
+    model: string,
+    openRouter: boolean,
+  ): void => {
+    const tag = TAG.exec(prompt)?.[1];
+    const id = `${openRouter ? 'gen-' : 'chatcmpl-'}${randomBytes(8).toString('hex')}`;
+    // The model as the server names it: OpenRouter answers the dated version it routed to.
+    const served = openRouter ? `${model}-2025-01-01` : model;
+    const text = `Un renard roux, « vif » — réponse à : ${prompt.replace(TAG, '').trim()}`;
+    const promptTokens = words(JSON.stringify(body.messages ?? []));
+    // [oai:over-usage]: a server that reports more than it was allowed (a miscounting proxy).
+    const completionTokens = tag === 'over-usage' ? Number(body.max_tokens ?? 0) * 10 : words(text);
+    const usage: Record<string, unknown> | undefined =
+      tag === 'no-usage'
+        ? undefined
+        : {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+            ...(openRouter
+              ? {
+                  cost: Number((promptTokens * 0.000001 + completionTokens * 0.000004).toFixed(9)),
+                  is_byok: false,
+                  cost_details: { upstream_inference_cost: null },
+                  prompt_tokens_details: { cached_tokens: 0 },
+                  completion_tokens_details: { reasoning_tokens: tag === 'reasoning-length' ? completionTokens : 0 },
+                }
+              : {}),
+          };
+    const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };
+    let finishReason: string | null = 'stop';
+    let choices: unknown[] | undefined;
+    switch (tag) {
+      case 'content-filter':
+        message.content = null;
+        finishReason = 'content_filter';
+        break;
+      case 'refusal':
+        message.content = null;
+        message.refusal = "I'm sorry, I can't help with that.";
+        break;
+      case 'finish-error':
+        message.content = '';
+        finishReason = 'error';
+        break;
+      case 'empty-choices':
+        choices = [];
+        break;
+      case 'null-content':
+        message.content = null;
+        break;
+      case 'reasoning-length':
+        message.content = '';
+        message.reasoning = 'Let me think about this carefully. First, ';
+        finishReason = 'length';
+        break;
+      case 'parts':
+        message.content = [
+          { type: 'text', text: 'Un renard ' },
+          { type: 'text', text: 'roux.' },
+        ];
+        break;
+    }
+    const choice = {
+      index: 0,
+      message,
+      logprobs: null,
+      finish_reason: finishReason,
+      ...(openRouter ? { native_finish_reason: finishReason } : {}),
+    };
+    if (typeof message.content === 'string' && message.content !== '') {
+      answers.push({ id, model: served, text: message.content, usage });
+    }
+    json(res, 200, {
+      id,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: served,
+      ...(openRouter ? { provider: 'Upstream' } : { system_fingerprint: 'fp_fake' }),
+      choices: choices ?? [choice],
+      ...(tag === 'finish-error' ? { error: { code: 502, message: 'Upstream stopped mid-answer' } } : {}),
+      ...(usage ? { usage } : {}),
+    });
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      const openRouter = path.startsWith('/api/v1/');
+      const route = path.replace(/^\/api\/v1\//, '/v1/');
+      if (req.method === 'POST' && route === '/v1/chat/completions') {
+        await chat(req, res, path, openRouter);
+        return;
+      }
+      if (req.method === 'GET' && (route === '/v1/models' || path === '/api/v1/key')) {
+        checks.push({ path, headers: req.headers });
+        if (refusedKey(req)) {
+          if (openRouter) openRouterError(res, 401, 'User not found.');
+          else openAiError(res, 401, 'Incorrect API key provided', 'invalid_request_error', 'invalid_api_key');
+          return;
+        }
+        if (path === '/api/v1/key') {
+          json(res, 200, { data: { label: 'sk-or-v1-fak...key', limit: null, usage: 0.25, is_free_tier: false } });
+          return;
+        }
+        json(res, 200, {
+          object: 'list',
+          data: ['llama3.1:8b', 'qwen2.5:7b'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'library' })),
+        });
+        return;
+      }
+      openAiError(res, 404, `${req.method} ${path} is not served here`, 'invalid_request_error', null);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) openAiError(res, 500, String(err), 'server_error', null);
+    });
+  });
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey,
+    submissions,
+    answers,
+    checks,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// text/generate on an OpenAI-compatible chat server through the whole service: a fake server
+// (test/fakes/openai-compatible.ts) on 127.0.0.1, selected with OPENAI_COMPATIBLE_BASE_URL as an
+// operator running Ollama or vLLM would.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { tokenCredits } from '../src/lib/tokens.ts';
+import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf } from './media-helpers.ts';
+
+interface TextAnswer {
+  generation_id: string;
+  text: string;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  credits_used: number;
+}
+
+describe('text through an OpenAI-compatible server', () => {
+  let chat: FakeOpenAiCompatible;
+  let server: TestServer;
+  let team: TeamFixture;
+  const MODEL = 'openai/gpt-4o-mini';
+
+  before(async () => {
+    chat = await startFakeOpenAiCompatible({ apiKey: 'sk-local-1' });
+    server = await startTestServer({
+      env: {
+        OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
+        OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
+        OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.2:3b' }),
+      },
+    });
+    team = await createTeam(server, 100_000);
+  });
+  after(async () => {
+    await server.close();
+    await chat.close();
+  });
+
+  const generate = (prompt: string, maxTokens = 400) =>
+    call<TextAnswer>(server, 'POST', '/api/v1/text/generate', {
+      token: team.key,
+      body: { prompt, model: MODEL, settings: { max_tokens: maxTokens, system_prompt: 'Answer in French.' } },
+    });
+
+  async function charges(generationId: string): Promise<Array<[string, number]>> {
+    const { rows } = await server.pool.query<{ kind: string; amount: number }>(
+      'select kind, amount from credit_ledger where generation_id = $1 order by id',
+      [generationId],
+    );
+    return rows.map((r) => [r.kind, r.amount]);
+  }
+
+  test('the answer is the server’s, charged for the tokens it reports; the rest is refunded', async () => {
+    const before = await balanceOf(server, team.key);
+    // A bound of 16,000 tokens costs more than the short answer: the difference comes back.
+    const answer = await generate('Describe a fox in one sentence.', 16_000);
+    assert.equal(answer.status, 200, answer.text);
+    const sent = chat.submissions.at(-1);
+    assert.equal(sent?.body.model, 'llama3.2:3b', 'the catalog id, renamed for the server');
+    assert.equal(sent?.headers.authorization, 'Bearer sk-local-1');
+    assert.deepEqual(sent?.body.messages, [
+      { role: 'system', content: 'Answer in French.' },
+      { role: 'user', content: 'Describe a fox in one sentence.' },
+    ]);
+    assert.equal(sent?.body.max_tokens, 16_000);
+    const reported = chat.answers.at(-1);
+    assert.equal(answer.body.text, reported?.text);
+    assert.deepEqual(answer.body.usage, reported?.usage);
+    const model = server.app.deps.media.text.find((m) => m.id === MODEL);
+    const cost = tokenCredits(
+      answer.body.usage.prompt_tokens,
+      answer.body.usage.completion_tokens,
+      model?.price ?? { input_per_1k: 0, output_per_1k: 0 },
+    );
+    assert.equal(answer.body.credits_used, cost);
+    assert.equal(await balanceOf(server, team.key), before - cost);
+    const ledger = await charges(answer.body.generation_id);
+    assert.equal(ledger[0]?.[0], 'charge');
+    assert.deepEqual(
+      ledger.map(([kind]) => kind),
+      ['charge', 'refund'],
+      'the unused part of the bound came back',
+    );
+    assert.ok(-(ledger[0]?.[1] ?? 0) > cost, 'the bound cost more than the answer');
+  });
+
+  test('usage above the charged bound is recorded but never charged beyond it', async () => {
+    const before = await balanceOf(server, team.key);
+    const answer = await generate('Count to ten. [oai:over-usage]', 50);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.usage.completion_tokens, 500, 'what the server reported');
+    const ledger = await charges(answer.body.generation_id);
+    assert.deepEqual(
+      ledger.map(([kind]) => kind),
+      ['charge'],
+      'nothing refunded, nothing more charged',
+    );
+    const charged = -(ledger[0]?.[1] ?? 0);
+    assert.equal(answer.body.credits_used, charged);
+    assert.equal(await balanceOf(server, team.key), before - charged);
+  });
+
+  test('a content filter is 400 with the server’s reason; a server error is 500; both refunded', async () => {
+    const before = await balanceOf(server, team.key);
+    const filtered = await generate('Something it will not say [oai:content-filter]');
+    assert.equal(filtered.status, 400, filtered.text);
+    assert.equal((filtered.body as unknown as { error: { code: string } }).error.code, 'invalid_request');
+    const broken = await generate('Anything [oai:500]');
+    assert.equal(broken.status, 500, broken.text);
+    assert.equal((broken.body as unknown as { error: { code: string } }).error.code, 'generation_failed');
+    assert.equal(await balanceOf(server, team.key), before);
+  });
+
+  test('the provider check reads the server with our key', async () => {
+    const listed = await call<Array<{ id: string; check?: { reachable: boolean | null; detail: string } }>>(
+      server,
+      'GET',
+      '/admin/v1/providers?check=true',
+      { token: server.adminToken },
+    );
+    const check = listed.body.find((p) => p.id === 'openai-compatible')?.check;
+    assert.equal(check?.reachable, true, check?.detail);
+  });
+});
