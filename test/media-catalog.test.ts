@@ -198,7 +198,7 @@ describe('media catalog data', () => {
       ['V4', 'V4_5', 'V4_5PLUS', 'V4_5ALL', 'V5'],
     );
     for (const m of catalog.music) {
-      assert.deepEqual(m.routes, [{ provider: 'suno', endpoint: m.id }]);
+      assert.deepEqual(m.routes, [{ provider: 'suno', endpoint: m.id, mapping: m.id }]);
       assert.equal(m.max_lyrics_chars, m.id === 'V4' ? 3000 : 5000);
     }
   });

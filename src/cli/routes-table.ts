@@ -10,6 +10,7 @@ import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
 import type { Mapping } from '../providers/mapping.ts';
 import { OPENAI_COMPATIBLE_MAPPINGS } from '../providers/openai-compatible/mappings.ts';
 import { REPLICATE_MAPPINGS } from '../providers/replicate/mappings.ts';
+import { SUNO_MAPPINGS } from '../providers/suno/mappings.ts';
 
 const START = '<!-- routes:start (npm run docs:routes writes this table) -->';
 const END = '<!-- routes:end -->';
@@ -20,6 +21,7 @@ const MAPPINGS: Record<string, Record<string, Mapping>> = {
   replicate: REPLICATE_MAPPINGS,
   comfyui: COMFYUI_MAPPINGS,
   'openai-compatible': OPENAI_COMPATIBLE_MAPPINGS,
+  suno: SUNO_MAPPINGS,
 };
 
 // The endpoint each catalog list is used by.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ModelRoute } from '../catalog/models.ts';
 import type { Config } from '../config.ts';
 import { type ComfySettings, createComfyProvider } from './comfyui/client.ts';
@@ -10,6 +11,8 @@ import { checkOpenAiCompatible, createOpenAiCompatibleProvider } from './openai-
 import { OPENAI_COMPATIBLE_MAPPINGS } from './openai-compatible/mappings.ts';
 import { createReplicateProvider } from './replicate/client.ts';
 import { REPLICATE_MAPPINGS } from './replicate/mappings.ts';
+import { checkSuno, createSunoProvider } from './suno/client.ts';
+import { SUNO_MAPPINGS } from './suno/mappings.ts';
 import { type Fetch, type Provider, startsFromImages, type VendorRequest } from './types.ts';
 
 interface Registered {
@@ -69,7 +72,7 @@ export function createProviderRegistry(
     for (const key of keys) if (key) secrets.push(key);
   };
   const vendors = config.mode === 'auto';
-  const { fal, replicate, comfyui, openAiCompatible } = config;
+  const { fal, replicate, comfyui, openAiCompatible, suno } = config;
   if (vendors && fal.key) {
     register(
       {
@@ -118,6 +121,25 @@ export function createProviderRegistry(
         trustedOrigins: [],
       },
       openAiCompatible.apiKey,
+    );
+  }
+  if (vendors && suno.apiKey) {
+    const settings = {
+      apiKey: suno.apiKey,
+      baseUrl: suno.baseUrl,
+      fetch,
+      // Callbacks are not signed: their URLs carry tokens made with a secret only we know.
+      callbackToken: createHash('sha256').update(`suno-callback:${suno.apiKey}`).digest('hex'),
+      // The vendor wants a callback URL even when it cannot reach us: one that resolves nowhere.
+      fallbackCallbackUrl: 'https://callback.invalid/suno',
+    };
+    register(
+      {
+        provider: { ...createSunoProvider(settings), check: () => checkSuno(settings) },
+        mappings: SUNO_MAPPINGS,
+        trustedOrigins: [new URL(suno.baseUrl).origin],
+      },
+      suno.apiKey,
     );
   }
   if (vendors && replicate.token) {

@@ -1,11 +1,46 @@
-import type { Operation } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { newId } from '../../lib/ids.ts';
 import type { MusicInput } from './inputs.ts';
 import { insertTrack } from './sql.ts';
 
+/**
+ * music/generate for a vendor: custom mode with the lyrics (or instrumental) in the style and
+ * under the title given; a sung song without lyrics is described instead (title, style and voice
+ * in words), so the vendor writes its lyrics.
+ */
+const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
+  const r = item.request as MusicInput;
+  const gender = r.vocal_gender === 'm' ? 'male' : r.vocal_gender === 'f' ? 'female' : null;
+  const described = !r.lyrics && !r.instrumental;
+  return {
+    routes: ctx.media.music.find((m) => m.id === item.model)?.routes ?? [],
+    request: described
+      ? {
+          kind: 'music',
+          prompt: `${r.title}: ${r.style}${gender ? `, sung by a ${gender} voice` : ''}`,
+          lyrics: null,
+          style: null,
+          title: null,
+          instrumental: false,
+          vocalGender: null,
+        }
+      : {
+          kind: 'music',
+          prompt: r.title,
+          lyrics: r.lyrics,
+          style: r.style,
+          title: r.title,
+          instrumental: r.instrumental,
+          vocalGender: r.instrumental ? null : gender,
+        },
+    expects: 'audio',
+  };
+};
+
 /** Music generation; a completed generation becomes a music track of the team. */
 export const musicOperations: Record<string, Operation> = {
   'music.generate': {
+    vendor: musicForVendor,
     onCompleted: async (db, done) => {
       const r = done.item.request as MusicInput;
       await insertTrack(db, {

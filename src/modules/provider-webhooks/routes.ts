@@ -39,7 +39,10 @@ export default async function providerWebhookRoutes(app: App): Promise<void> {
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        await handleProviderWebhook(app.deps, request.params.provider, request.query.item, request.headers, body);
+        // Vendors that cannot sign (Suno) are verified by a token in the URL they were given.
+        const query = request.raw.url?.split('?')[1] ?? '';
+        const headers = { ...request.headers, 'x-callback-query': query };
+        await handleProviderWebhook(app.deps, request.params.provider, request.query.item, headers, body);
         return { received: true };
       },
     );
