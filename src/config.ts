@@ -68,6 +68,8 @@ const EnvSchema = Type.Object({
   OPENAI_COMPATIBLE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
   OPENAI_COMPATIBLE_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   OPENAI_COMPATIBLE_MODELS: Type.Optional(Type.String({ minLength: 2 })),
+  MESHY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  MESHY_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.meshy.ai' }),
   SUNO_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   SUNO_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.sunoapi.org' }),
   VENDOR_HTTP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 90_000 }),
@@ -206,6 +208,8 @@ export interface Config {
       apiKey: string | undefined;
       modelNames: Record<string, string>;
     };
+    /** Meshy's own API for 3D (its models' first route). */
+    meshy: { apiKey: string | undefined; baseUrl: string };
     /** A sunoapi.org-compatible music API. */
     suno: { apiKey: string | undefined; baseUrl: string };
     /** Replicate's predictions API; its webhook secret is read from Replicate when not set. */
@@ -413,6 +417,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         apiKey: e.OPENAI_COMPATIBLE_API_KEY,
         modelNames: stringMap('OPENAI_COMPATIBLE_MODELS', e.OPENAI_COMPATIBLE_MODELS),
       },
+      meshy: { apiKey: e.MESHY_API_KEY, baseUrl: e.MESHY_BASE_URL.replace(/\/+$/, '') },
       suno: { apiKey: e.SUNO_API_KEY, baseUrl: e.SUNO_BASE_URL.replace(/\/+$/, '') },
       replicate: {
         token: e.REPLICATE_API_TOKEN,

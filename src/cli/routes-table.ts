@@ -8,6 +8,7 @@ import { catalogRoutes } from '../catalog/routes.ts';
 import { COMFYUI_MAPPINGS } from '../providers/comfyui/workflows.ts';
 import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
 import type { Mapping } from '../providers/mapping.ts';
+import { MESHY_MAPPINGS } from '../providers/meshy/mappings.ts';
 import { OPENAI_COMPATIBLE_MAPPINGS } from '../providers/openai-compatible/mappings.ts';
 import { REPLICATE_MAPPINGS } from '../providers/replicate/mappings.ts';
 import { SUNO_MAPPINGS } from '../providers/suno/mappings.ts';
@@ -22,6 +23,7 @@ const MAPPINGS: Record<string, Record<string, Mapping>> = {
   comfyui: COMFYUI_MAPPINGS,
   'openai-compatible': OPENAI_COMPATIBLE_MAPPINGS,
   suno: SUNO_MAPPINGS,
+  meshy: MESHY_MAPPINGS,
 };
 
 // The endpoint each catalog list is used by.

@@ -645,6 +645,19 @@ export async function updateVendorProgress(
   );
 }
 
+/** Records the handle a vendor job goes on under (it moved on to another task of the vendor's). */
+export async function replaceVendorHandle(
+  db: Queryable,
+  itemId: string,
+  handle: Record<string, string | number | null>,
+): Promise<void> {
+  await db.query(
+    `update generation_items set vendor_handle = $2::jsonb, updated_at = now()
+     where id = $1::text and status = 'PROCESSING' and vendor_state = 'accepted'`,
+    [itemId, JSON.stringify(handle)],
+  );
+}
+
 /** The item a vendor's job id belongs to. */
 export async function selectItemByVendorRequest(
   db: Queryable,

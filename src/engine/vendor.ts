@@ -302,6 +302,7 @@ export async function pollVendor(
   if (result.kind === 'pending') {
     await withTransaction(ctx.pool, async (client) => {
       await sql.updateVendorProgress(client, item.id, result.progress ?? null, result.queuePosition ?? null);
+      if (result.handle) await sql.replaceVendorHandle(client, item.id, result.handle);
       const floor = firstPollDelay(ctx, provider);
       await queuePoll(
         client,

@@ -7,6 +7,8 @@ import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
 import type { Mapping } from './mapping.ts';
+import { createMeshyProvider } from './meshy/client.ts';
+import { MESHY_MAPPINGS } from './meshy/mappings.ts';
 import { checkOpenAiCompatible, createOpenAiCompatibleProvider } from './openai-compatible/client.ts';
 import { OPENAI_COMPATIBLE_MAPPINGS } from './openai-compatible/mappings.ts';
 import { createReplicateProvider } from './replicate/client.ts';
@@ -72,7 +74,7 @@ export function createProviderRegistry(
     for (const key of keys) if (key) secrets.push(key);
   };
   const vendors = config.mode === 'auto';
-  const { fal, replicate, comfyui, openAiCompatible, suno } = config;
+  const { fal, replicate, comfyui, openAiCompatible, suno, meshy } = config;
   if (vendors && fal.key) {
     register(
       {
@@ -121,6 +123,16 @@ export function createProviderRegistry(
         trustedOrigins: [],
       },
       openAiCompatible.apiKey,
+    );
+  }
+  if (vendors && meshy.apiKey) {
+    register(
+      {
+        provider: createMeshyProvider({ apiKey: meshy.apiKey, baseUrl: meshy.baseUrl, fetch }),
+        mappings: MESHY_MAPPINGS,
+        trustedOrigins: [new URL(meshy.baseUrl).origin],
+      },
+      meshy.apiKey,
     );
   }
   if (vendors && suno.apiKey) {

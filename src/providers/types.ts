@@ -359,6 +359,11 @@ export type PollResult =
       queuePosition?: number;
       /** When to ask again. */
       pollAfterMs: number;
+      /**
+       * The job's handle from now on, when the vendor's work moved on to another task (Meshy's
+       * refine after its preview): recorded before the next poll.
+       */
+      handle?: VendorHandle;
     }
   | { kind: 'done'; output: ProviderOutput }
   | { kind: 'failed'; error: ProviderError };
