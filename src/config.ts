@@ -68,6 +68,9 @@ const EnvSchema = Type.Object({
   OPENAI_COMPATIBLE_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
   OPENAI_COMPATIBLE_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   OPENAI_COMPATIBLE_MODELS: Type.Optional(Type.String({ minLength: 2 })),
+  ELEVENLABS_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  ELEVENLABS_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.elevenlabs.io' }),
+  ELEVENLABS_VOICE_MAP: Type.Optional(Type.String({ minLength: 2 })),
   MESHY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   MESHY_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.meshy.ai' }),
   SUNO_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -208,6 +211,8 @@ export interface Config {
       apiKey: string | undefined;
       modelNames: Record<string, string>;
     };
+    /** ElevenLabs for speech; preset voice id → ElevenLabs voice id (unmapped presets are not sent there). */
+    elevenLabs: { apiKey: string | undefined; baseUrl: string; voiceMap: Record<string, string> };
     /** Meshy's own API for 3D (its models' first route). */
     meshy: { apiKey: string | undefined; baseUrl: string };
     /** A sunoapi.org-compatible music API. */
@@ -416,6 +421,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         baseUrl: (e.OPENAI_COMPATIBLE_BASE_URL ?? 'https://openrouter.ai/api/v1').replace(/\/+$/, ''),
         apiKey: e.OPENAI_COMPATIBLE_API_KEY,
         modelNames: stringMap('OPENAI_COMPATIBLE_MODELS', e.OPENAI_COMPATIBLE_MODELS),
+      },
+      elevenLabs: {
+        apiKey: e.ELEVENLABS_API_KEY,
+        baseUrl: e.ELEVENLABS_BASE_URL.replace(/\/+$/, ''),
+        voiceMap: stringMap('ELEVENLABS_VOICE_MAP', e.ELEVENLABS_VOICE_MAP, '{"Wise_Woman":"<voice id>"}'),
       },
       meshy: { apiKey: e.MESHY_API_KEY, baseUrl: e.MESHY_BASE_URL.replace(/\/+$/, '') },
       suno: { apiKey: e.SUNO_API_KEY, baseUrl: e.SUNO_BASE_URL.replace(/\/+$/, '') },

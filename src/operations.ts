@@ -52,6 +52,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     simulations,
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
+    vendorVoiceIds: deps.config.providers.elevenLabs.voiceMap,
     vendorWebhookUrl: (providerId) =>
       vendorsCanReach(deps.config.publicBaseUrl, deps.config.allowPrivateUrls)
         ? `${deps.config.publicBaseUrl}/webhooks/providers/${providerId}`

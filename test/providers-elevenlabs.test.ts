@@ -10,12 +10,17 @@ import {
   checkElevenLabs,
   createElevenLabsProvider,
   type ElevenLabsSettings,
-  type SpeechRequest,
   ttsInput,
   voiceSettingsFor,
 } from '../src/providers/elevenlabs/client.ts';
 import { cloneVoice, designVoice, saveDesignedVoice } from '../src/providers/elevenlabs/voices.ts';
-import { type Provider, ProviderError, type ProviderOutput, type SubmitResult } from '../src/providers/types.ts';
+import {
+  type Provider,
+  ProviderError,
+  type ProviderOutput,
+  type SpeechRequest,
+  type SubmitResult,
+} from '../src/providers/types.ts';
 import { type FakeElevenLabs, startFakeElevenLabs, tonePcm } from './fakes/elevenlabs.ts';
 
 const MODEL = 'eleven_multilingual_v2';

@@ -13,7 +13,7 @@ export const INFLUENCER_MODEL_ROUTES: { id: string; routes: ModelRoute[] } = JSO
 
 /**
  * The routes of the models that endpoints name themselves, outside the catalog's lists (motion
- * control, the LoRA video model), by model id; checked at start.
+ * control, the LoRA video model, influencer videos, text to speech), by model id; checked at start.
  */
 export const FIXED_ROUTES: Readonly<Record<string, ModelRoute[]>> = loadFixedRoutes();
 
@@ -41,7 +41,9 @@ export function catalogRoutes(catalog: ModelCatalog, media: MediaCatalog): Model
     for (const model of catalog[kind]) out.push({ kind, model: model.id, routes: model.routes });
   }
   out.push({ kind: 'influencer', model: INFLUENCER_MODEL_ROUTES.id, routes: INFLUENCER_MODEL_ROUTES.routes });
-  for (const [model, routes] of Object.entries(FIXED_ROUTES)) out.push({ kind: 'video', model, routes });
+  for (const [model, routes] of Object.entries(FIXED_ROUTES)) {
+    out.push({ kind: model === 'tts' ? 'speech' : 'video', model, routes });
+  }
   for (const [kind, list] of Object.entries(media)) {
     for (const entry of list as Array<{ id: string; routes?: ModelRoute[] }>) {
       if (entry.routes) out.push({ kind, model: entry.id, routes: entry.routes });

@@ -6,6 +6,7 @@ import { loadMediaCatalog } from '../catalog/media-models.ts';
 import { loadModelCatalog, type ModelRoute } from '../catalog/models.ts';
 import { catalogRoutes } from '../catalog/routes.ts';
 import { COMFYUI_MAPPINGS } from '../providers/comfyui/workflows.ts';
+import { ELEVENLABS_MAPPINGS } from '../providers/elevenlabs/client.ts';
 import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
 import type { Mapping } from '../providers/mapping.ts';
 import { MESHY_MAPPINGS } from '../providers/meshy/mappings.ts';
@@ -24,6 +25,7 @@ const MAPPINGS: Record<string, Record<string, Mapping>> = {
   'openai-compatible': OPENAI_COMPATIBLE_MAPPINGS,
   suno: SUNO_MAPPINGS,
   meshy: MESHY_MAPPINGS,
+  elevenlabs: ELEVENLABS_MAPPINGS,
 };
 
 // The endpoint each catalog list is used by.
@@ -57,7 +59,14 @@ function describeRoute(route: ModelRoute): string {
 export function routesTable(): string {
   const rows = catalogRoutes(loadModelCatalog(), loadMediaCatalog()).map(({ kind, model, routes }) => {
     const operation = model === 'kling-2.6-motion-control' ? 'videos/motion-control' : (OPERATIONS[kind] ?? kind);
-    const shown = model === 'wan-2.2-lora' ? 'videos/wan-2.2-lora' : operation;
+    const shown =
+      model === 'wan-2.2-lora'
+        ? 'videos/wan-2.2-lora'
+        : model === 'tts'
+          ? 'text-to-speech'
+          : model === 'influencer-video'
+            ? 'influencers/video'
+            : operation;
     return `| ${shown} | ${model} | ${routes.map(describeRoute).join(' → ')} |`;
   });
   return ['| operation | model | routes, in the order they are tried |', '|---|---|---|', ...rows].join('\n');

@@ -109,6 +109,8 @@ export interface ExecutionContext {
   poll: { minMs: number; maxMs: number };
   /** The circuit breaker: failures in a row that cool a route, and for how long. */
   routeCooldown: { after: number; seconds: number };
+  /** Preset voice id → the speech vendor's voice id (ELEVENLABS_VOICE_MAP); an unmapped preset is simulated. */
+  vendorVoiceIds: Readonly<Record<string, string>>;
   /** Where a vendor posts its webhooks, when it can reach us; undefined: poll only. */
   vendorWebhookUrl(providerId: string): string | undefined;
   /** The origins a provider's result URLs may come from without being public. */

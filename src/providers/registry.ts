@@ -3,6 +3,7 @@ import type { ModelRoute } from '../catalog/models.ts';
 import type { Config } from '../config.ts';
 import { type ComfySettings, createComfyProvider } from './comfyui/client.ts';
 import { COMFYUI_MAPPINGS, type Workflow } from './comfyui/workflows.ts';
+import { checkElevenLabs, createElevenLabsProvider, ELEVENLABS_MAPPINGS } from './elevenlabs/client.ts';
 import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
@@ -74,7 +75,7 @@ export function createProviderRegistry(
     for (const key of keys) if (key) secrets.push(key);
   };
   const vendors = config.mode === 'auto';
-  const { fal, replicate, comfyui, openAiCompatible, suno, meshy } = config;
+  const { fal, replicate, comfyui, openAiCompatible, suno, meshy, elevenLabs } = config;
   if (vendors && fal.key) {
     register(
       {
@@ -123,6 +124,17 @@ export function createProviderRegistry(
         trustedOrigins: [],
       },
       openAiCompatible.apiKey,
+    );
+  }
+  if (vendors && elevenLabs.apiKey) {
+    const settings = { apiKey: elevenLabs.apiKey, baseUrl: elevenLabs.baseUrl, fetch };
+    register(
+      {
+        provider: { ...createElevenLabsProvider(settings), check: () => checkElevenLabs(settings) },
+        mappings: ELEVENLABS_MAPPINGS,
+        trustedOrigins: [],
+      },
+      elevenLabs.apiKey,
     );
   }
   if (vendors && meshy.apiKey) {

@@ -297,6 +297,22 @@ export interface MusicRequest {
   vocalGender: 'male' | 'female' | null;
 }
 
+/** Speech from a text in one voice. */
+export interface SpeechRequest {
+  kind: 'speech';
+  text: string;
+  /** The speech vendor's own voice id (a preset mapped by configuration). */
+  voiceId: string;
+  /** mp3, wav or pcm (our TTS formats). */
+  format: string;
+  speed: number;
+  /** ISO 639-1. */
+  language: string;
+  /** One of our TTS emotions. */
+  emotion: string;
+  seed: number | null;
+}
+
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
 export type VendorRequest =
   | ImageRequest
@@ -308,7 +324,8 @@ export type VendorRequest =
   | TalkingHeadRequest
   | ReferenceRequest
   | TextRequest
-  | MusicRequest;
+  | MusicRequest
+  | SpeechRequest;
 
 /** Whether a request brings images to start from: a route's image endpoint then serves it. */
 export function startsFromImages(request: VendorRequest): boolean {

@@ -4,12 +4,14 @@
 // common status mapping.
 import { TTS_CONTENT_TYPES, ttsEmotion } from '../../catalog/voices.ts';
 import { checkByGet, noAnswerError, retryAfterMs, statusError } from '../http.ts';
+import { type Mapping, mappingFor } from '../mapping.ts';
 import {
   type Fetch,
   type PollResult,
   type Provider,
   type ProviderCheck,
   ProviderError,
+  type SpeechRequest,
   type SubmitRequest,
   type SubmitResult,
 } from '../types.ts';
@@ -22,23 +24,6 @@ export interface ElevenLabsSettings {
   /** Default ElevenLabs' own API. */
   baseUrl?: string;
   fetch: Fetch;
-}
-
-/** Speech to make from a text in one voice (joins VendorRequest in types.ts later). */
-export interface SpeechRequest {
-  kind: 'speech';
-  text: string;
-  /** The ElevenLabs voice id (a preset mapped by configuration, or a cloned/designed voice). */
-  voiceId: string;
-  /** mp3, wav or pcm (our TTS formats). */
-  format: string;
-  /** 0.7-1.2 at ElevenLabs: refused outside it. */
-  speed: number;
-  /** ISO 639-1, sent as `language_code`. */
-  language: string;
-  /** One of our TTS emotions (or an alias): mapped onto the voice settings. */
-  emotion: string;
-  seed: number | null;
 }
 
 /** The voice settings of one call (ElevenLabs' `voice_settings`). */
@@ -365,3 +350,8 @@ export async function checkElevenLabs(settings: ElevenLabsSettings): Promise<Pro
   if (settings.apiKey.trim() === '') return { reachable: null, detail: 'No ElevenLabs API key is set' };
   return checkByGet(VENDOR, settings.fetch, `${elevenLabsBase(settings)}/v1/user`, elevenLabsHeaders(settings, false));
 }
+
+/** The mappings of ElevenLabs routes, by name: `tts`, a speech request as a text-to-speech call. */
+export const ELEVENLABS_MAPPINGS: Record<string, Mapping> = {
+  tts: mappingFor('speech', ttsInput),
+};
