@@ -29,6 +29,7 @@ import {
   type VideoRequest,
 } from '../src/providers/types.ts';
 import { CORE_NODES, type FakeComfy, type FakeNode, startFakeComfy } from './fakes/comfyui.ts';
+import { failure } from './provider-helpers.ts';
 
 const PROXY = { name: 'x-proxy-key', value: 'proxy-secret' };
 
@@ -72,17 +73,6 @@ function ofClass(prompt: Record<string, FakeNode>, classType: string): FakeNode 
   const node = Object.values(prompt).find((n) => n.class_type === classType);
   assert.ok(node, `a ${classType} node`);
   return node;
-}
-
-/** The ProviderError a call ends with. */
-async function failure(call: () => Promise<unknown>): Promise<ProviderError> {
-  try {
-    await call();
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
-    return err;
-  }
-  assert.fail('expected a ProviderError');
 }
 
 function failed(result: PollResult): ProviderError {

@@ -14,28 +14,12 @@ import {
   voiceSettingsFor,
 } from '../src/providers/elevenlabs/client.ts';
 import { cloneVoice, designVoice, saveDesignedVoice } from '../src/providers/elevenlabs/voices.ts';
-import {
-  type Provider,
-  ProviderError,
-  type ProviderOutput,
-  type SpeechRequest,
-  type SubmitResult,
-} from '../src/providers/types.ts';
+import type { Provider, ProviderOutput, SpeechRequest, SubmitResult } from '../src/providers/types.ts';
 import { type FakeElevenLabs, startFakeElevenLabs, tonePcm } from './fakes/elevenlabs.ts';
+import { failure } from './provider-helpers.ts';
 
 const MODEL = 'eleven_multilingual_v2';
 const VOICE = 'JBFqnCBsd6RMkjVDRZzb';
-
-/** The ProviderError a call ends with. */
-async function failure(call: () => unknown): Promise<ProviderError> {
-  try {
-    await call();
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
-    return err;
-  }
-  assert.fail('expected a ProviderError');
-}
 
 function doneOutput(result: SubmitResult): ProviderOutput {
   assert.equal(result.kind, 'done', JSON.stringify(result));

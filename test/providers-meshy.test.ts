@@ -18,6 +18,7 @@ import {
   type VendorHandle,
 } from '../src/providers/types.ts';
 import { type FakeMeshy, startFakeMeshy } from './fakes/meshy.ts';
+import { failure } from './provider-helpers.ts';
 
 const REQUEST: Model3dRequest = {
   kind: 'model3d',
@@ -33,17 +34,6 @@ const REQUEST: Model3dRequest = {
   promptExpansion: false,
   seed: null,
 };
-
-/** The ProviderError a call ends with. */
-async function failure(call: () => unknown): Promise<ProviderError> {
-  try {
-    await call();
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
-    return err;
-  }
-  assert.fail('expected a ProviderError');
-}
 
 function accepted(result: SubmitResult): Extract<SubmitResult, { kind: 'accepted' }> {
   assert.equal(result.kind, 'accepted');

@@ -18,17 +18,7 @@ import {
   type VendorRequest,
 } from '../src/providers/types.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
-
-/** The ProviderError a call ends with. */
-async function failure(call: () => Promise<unknown>): Promise<ProviderError> {
-  try {
-    await call();
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
-    return err;
-  }
-  assert.fail('expected a ProviderError');
-}
+import { closedPort, failure } from './provider-helpers.ts';
 
 function doneOutput(result: SubmitResult): ProviderOutput {
   assert.equal(result.kind, 'done', JSON.stringify(result));
@@ -41,15 +31,6 @@ function inline(output: ProviderOutput): { text: string; contentType: string } {
   const file = output.files[0];
   assert.ok(file && 'data' in file, 'the answer is an inline file');
   return { text: file.data.toString('utf8'), contentType: file.contentType };
-}
-
-/** A port that was free a moment ago: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type OutputFile,
   type PollResult,
   type Provider,
-  ProviderError,
+  type ProviderError,
   type ProviderOutput,
   type SubmitResult,
   type VendorHandle,
@@ -19,17 +19,7 @@ import {
   WebhookRejectedError,
 } from '../src/providers/types.ts';
 import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
-
-/** The ProviderError a call ends with. */
-async function failure(call: () => Promise<unknown>): Promise<ProviderError> {
-  try {
-    await call();
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
-    return err;
-  }
-  assert.fail('expected a ProviderError');
-}
+import { closedPort, failure } from './provider-helpers.ts';
 
 function accepted(result: SubmitResult): Extract<SubmitResult, { kind: 'accepted' }> {
   assert.equal(result.kind, 'accepted');
@@ -48,15 +38,6 @@ function failedError(result: PollResult): ProviderError {
 
 function urlOf(file: OutputFile | undefined): string | undefined {
   return file && 'url' in file ? file.url : undefined;
-}
-
-/** A port that was free a moment ago: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 describe('the Replicate adapter', () => {

@@ -19,21 +19,11 @@ import {
   WebhookRejectedError,
 } from '../src/providers/types.ts';
 import { type FakeSuno, startFakeSuno } from './fakes/suno.ts';
+import { closedPort, failure } from './provider-helpers.ts';
 
 const SECRET = 'suno-callback-secret-for-tests';
 // Never posted to: the fake posts callbacks to loopback addresses only.
 const FALLBACK = 'https://callbacks.example.invalid/suno';
-
-/** The ProviderError a call ends with. */
-async function failure(call: () => unknown): Promise<ProviderError> {
-  try {
-    await call();
-  } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
-    return err;
-  }
-  assert.fail('expected a ProviderError');
-}
 
 function accepted(result: SubmitResult): Extract<SubmitResult, { kind: 'accepted' }> {
   assert.equal(result.kind, 'accepted', JSON.stringify(result));
@@ -78,15 +68,6 @@ function refusal(request: MusicRequest, model = 'V4_5PLUS'): ProviderError {
     return err;
   }
   assert.fail(`expected a refusal of ${JSON.stringify(request)}`);
-}
-
-/** A port that was free a moment ago: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /** The query a callback URL carries, as the service passes it to the adapter. */
