@@ -144,6 +144,24 @@ export async function submitToVendor(
     await queuePoll(ctx.pool, item.id, 0);
     return;
   }
+  // A crash left a submit unconfirmed: a vendor that answers a repeated key with the first job is
+  // simply asked again; any other cannot be asked without risking a second job.
+  const again =
+    item.vendor_state === 'submitting'
+      ? candidates.find(
+          (c) =>
+            c.provider.idempotentSubmit && c.provider.id === item.provider && c.route.endpoint === item.vendor_endpoint,
+        )
+      : undefined;
+  const openAttempt = again ? await sql.selectOpenAttempt(ctx.pool, item.id) : undefined;
+  if (item.vendor_state === 'submitting' && (!again || openAttempt === undefined)) {
+    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: 'lost in a crash' });
+    await finish(ctx, operation, item, {
+      ok: false,
+      error: `The job sent to ${item.provider} could not be confirmed after the worker stopped; it was not charged`,
+    });
+    return;
+  }
   if (operation.prepare) {
     // What we make ourselves is made before anything is sent: its failure is ours, not the vendor's.
     try {
@@ -159,22 +177,8 @@ export async function submitToVendor(
       return;
     }
   }
-  if (item.vendor_state === 'submitting') {
-    // A vendor that answers a repeated key with the first job is simply asked again.
-    const again = candidates.find(
-      (c) =>
-        c.provider.idempotentSubmit && c.provider.id === item.provider && c.route.endpoint === item.vendor_endpoint,
-    );
-    const attemptId = again ? await sql.selectOpenAttempt(ctx.pool, item.id) : undefined;
-    if (again && attemptId !== undefined) {
-      await send(ctx, operation, item, candidates, work, again, attemptId, options);
-      return;
-    }
-    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: 'lost in a crash' });
-    await finish(ctx, operation, item, {
-      ok: false,
-      error: `The job sent to ${item.provider} could not be confirmed after the worker stopped; it was not charged`,
-    });
+  if (again && openAttempt !== undefined) {
+    await send(ctx, operation, item, candidates, work, again, openAttempt, options);
     return;
   }
   const choice = await chooseRoute(ctx, item, candidates);
