@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
+import { wavFromPcm } from '../src/lib/wav.ts';
 import {
   checkElevenLabs,
   createElevenLabsProvider,
@@ -35,21 +36,7 @@ function inline(output: ProviderOutput): { data: Buffer; contentType: string } {
 
 /** A 16-bit mono WAV of half a second of tone. */
 function toneWav(rate: number): Buffer {
-  const pcm = tonePcm(rate);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
+  return wavFromPcm(tonePcm(rate), rate);
 }
 
 const speech = (fields: Partial<SpeechRequest> = {}): SpeechRequest => ({

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runFfmpeg } from '../../src/lib/ffmpeg.ts';
+import { wavFromPcm } from '../../src/lib/wav.ts';
 
 export interface FakeElevenLabsCall {
   method: string;
@@ -73,23 +74,6 @@ export function tonePcm(rate: number): Buffer {
   for (let i = 0; i < samples; i++)
     pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
   return pcm;
-}
-
-function wav(pcm: Buffer, rate: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
 }
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -171,7 +155,7 @@ export async function startFakeElevenLabs(apiKey = 'xi-test-key'): Promise<FakeE
       const raw = codec === 'pcm' || TAG.exec(text)?.[1] === 'raw-wav';
       res
         .writeHead(200, { 'content-type': raw ? 'audio/pcm' : 'audio/wav', ...headers })
-        .end(raw ? pcm : wav(pcm, Number(rate)));
+        .end(raw ? pcm : wavFromPcm(pcm, Number(rate)));
     } else {
       json(res, 422, { detail: [{ loc: ['query', 'output_format'], msg: `Unsupported ${format}`, type: 'enum' }] });
     }

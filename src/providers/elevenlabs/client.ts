@@ -3,6 +3,7 @@
 // code in `detail.status` (a spent quota comes back as a 401, like a bad key), read before the
 // common status mapping.
 import { TTS_CONTENT_TYPES, ttsEmotion } from '../../catalog/voices.ts';
+import { wavFromPcm } from '../../lib/wav.ts';
 import { checkByGet, noAnswerError, retryAfterMs, statusError } from '../http.ts';
 import { type Mapping, mappingFor } from '../mapping.ts';
 import {
@@ -242,25 +243,6 @@ export async function callElevenLabs(
   }
   if (!response.ok) throw elevenLabsError(response.status, response.headers, body.toString('utf8'));
   return { status: response.status, headers: response.headers, body };
-}
-
-/** The 44-byte RIFF header of 16-bit mono PCM at `sampleRate`, followed by the samples. */
-export function wavFromPcm(pcm: Buffer, sampleRate: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + pcm.length, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(pcm.length, 40);
-  return Buffer.concat([header, pcm]);
 }
 
 function isRiff(data: Buffer): boolean {
