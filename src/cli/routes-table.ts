@@ -57,17 +57,8 @@ function describeRoute(route: ModelRoute): string {
 
 /** The markdown table of every catalog model with its routes in the order they are tried. */
 export function routesTable(): string {
-  const rows = catalogRoutes(loadModelCatalog(), loadMediaCatalog()).map(({ kind, model, routes }) => {
-    const operation = model === 'kling-2.6-motion-control' ? 'videos/motion-control' : (OPERATIONS[kind] ?? kind);
-    const shown =
-      model === 'wan-2.2-lora'
-        ? 'videos/wan-2.2-lora'
-        : model === 'tts'
-          ? 'text-to-speech'
-          : model === 'influencer-video'
-            ? 'influencers/video'
-            : operation;
-    return `| ${shown} | ${model} | ${routes.map(describeRoute).join(' → ')} |`;
+  const rows = catalogRoutes(loadModelCatalog(), loadMediaCatalog()).map(({ kind, model, routes, operation }) => {
+    return `| ${operation ?? OPERATIONS[kind] ?? kind} | ${model} | ${routes.map(describeRoute).join(' → ')} |`;
   });
   return ['| operation | model | routes, in the order they are tried |', '|---|---|---|', ...rows].join('\n');
 }
