@@ -2,6 +2,7 @@ import type { Deps } from '../app-types.ts';
 import { invalidField } from '../lib/errors.ts';
 import { assertPublicUrl, FetchFailedError, safeFetch, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { ProviderError } from '../providers/types.ts';
+import { readStored } from '../storage/read.ts';
 import type { Storage } from '../storage/types.ts';
 import type { GenerationPlan } from './types.ts';
 
@@ -37,11 +38,9 @@ export function createMediaFetcher(storage: Storage, allowPrivate: boolean): (ur
   return async (url) => {
     const key = storage.keyFromUrl(url);
     if (key !== undefined) {
-      const object = await storage.get(key);
-      if (!object) throw new ProviderError(`media not found: ${url}`, false);
-      const chunks: Buffer[] = [];
-      for await (const chunk of object.body) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
+      const data = await readStored(storage, key);
+      if (!data) throw new ProviderError(`media not found: ${url}`, false);
+      return data;
     }
     try {
       return (await safeFetch(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES })).body;

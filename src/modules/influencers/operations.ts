@@ -4,6 +4,7 @@ import { PRESET_VOICES } from '../../catalog/voices.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError } from '../../providers/types.ts';
+import { readStored } from '../../storage/read.ts';
 import type { TtsInput } from '../speech/inputs.ts';
 import type { TrainInput, VideoInput } from './inputs.ts';
 import { selectVideoFrames, setTrainingStatus } from './sql.ts';
@@ -84,10 +85,8 @@ const prepareVideo = async (ctx: ExecutionContext, item: ExecutableItem, work: V
 const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: string) => {
   const r = item.request as VideoInput;
   const speak = ctx.simulations['speech.tts'];
-  const stored = await ctx.storage.get(key);
-  if (!speak || !stored) throw new ProviderError('The video or the speech for it is missing', false);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stored.body) chunks.push(chunk as Buffer);
+  const video = await readStored(ctx.storage, key);
+  if (!speak || !video) throw new ProviderError('The video or the speech for it is missing', false);
   const speech = await speak(ctx, {
     ...item,
     type: 'audio',
@@ -103,14 +102,14 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: stri
     } satisfies TtsInput,
   });
   const voiced = await withTempDir(async (dir) => {
-    const video = await tempInput(dir, 'video.mp4', Buffer.concat(chunks));
+    const videoPath = await tempInput(dir, 'video.mp4', video);
     const audio = await tempInput(dir, 'speech.wav', speech.data);
-    const { durationSeconds } = await probeMedia(Buffer.concat(chunks));
+    const { durationSeconds } = await probeMedia(video);
     const hold = Math.max(0, (speech.durationSeconds ?? 0) - durationSeconds);
     const output = `${dir}/voiced.mp4`;
     await runFfmpeg([
       '-i',
-      video,
+      videoPath,
       '-i',
       audio,
       '-map',

@@ -1,6 +1,7 @@
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { probeMedia } from '../../lib/ffmpeg.ts';
+import { readStored } from '../../storage/read.ts';
 import type { TtsInput } from './inputs.ts';
 
 /**
@@ -31,11 +32,9 @@ const speechForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWor
 
 /** The duration of the speech a vendor made, read from the stored file (the answer says how long it is). */
 async function speechDuration(ctx: ExecutionContext, _item: ExecutableItem, key: string) {
-  const stored = await ctx.storage.get(key);
+  const stored = await readStored(ctx.storage, key);
   if (!stored) return {};
-  const chunks: Buffer[] = [];
-  for await (const chunk of stored.body) chunks.push(chunk as Buffer);
-  const probe = await probeMedia(Buffer.concat(chunks)).catch(() => undefined);
+  const probe = await probeMedia(stored).catch(() => undefined);
   return probe ? { duration_seconds: Math.round(probe.durationSeconds * 100) / 100 } : {};
 }
 
