@@ -5,7 +5,7 @@ import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '..
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError } from '../../providers/types.ts';
 import { readStored } from '../../storage/read.ts';
-import type { TtsInput } from '../speech/inputs.ts';
+import { speakFor } from '../speech/speak.ts';
 import type { TrainInput, VideoInput } from './inputs.ts';
 import { selectVideoFrames, setTrainingStatus } from './sql.ts';
 
@@ -84,22 +84,17 @@ const prepareVideo = async (ctx: ExecutionContext, item: ExecutableItem, work: V
  */
 const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: string) => {
   const r = item.request as VideoInput;
-  const speak = ctx.simulations['speech.tts'];
   const video = await readStored(ctx.storage, key);
-  if (!speak || !video) throw new ProviderError('The video or the speech for it is missing', false);
-  const speech = await speak(ctx, {
-    ...item,
-    type: 'audio',
-    request: {
-      voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
-      profile: r.voice?.profile ?? DEFAULT_VOICE.profile,
-      text: r.dialog ?? r.prompt,
-      language: 'en',
-      speed: 1,
-      volume: 1,
-      emotion: 'neutral',
-      format: 'wav',
-    } satisfies TtsInput,
+  if (!video) throw new ProviderError('The video to voice is missing', false);
+  const speech = await speakFor(ctx, item, {
+    voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
+    profile: r.voice?.profile ?? DEFAULT_VOICE.profile,
+    text: r.dialog ?? r.prompt,
+    language: 'en',
+    speed: 1,
+    volume: 1,
+    emotion: 'neutral',
+    format: 'wav',
   });
   const voiced = await withTempDir(async (dir) => {
     const videoPath = await tempInput(dir, 'video.mp4', video);

@@ -3,7 +3,7 @@ import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { ttsEmotion } from '../../catalog/voices.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { ProviderError, type ReferenceElement } from '../../providers/types.ts';
-import type { TtsInput } from '../speech/inputs.ts';
+import { speakFor } from '../speech/speak.ts';
 import type {
   LipsyncInput,
   LoraInput,
@@ -203,23 +203,18 @@ const prepareTalkingHead = async (
   const req = item.request as TalkingHeadInput;
   const model = ctx.media.talking_head.find((m) => m.id === item.model);
   if (work.request.kind !== 'talking_head' || req.mode !== 'generate' || !model?.needs_audio) return work;
-  const speak = ctx.simulations['speech.tts'];
-  if (!speak || !req.script || !req.voice) {
+  if (!req.script || !req.voice) {
     throw new ProviderError('This talking head has no script and voice to speak', false, { kind: 'invalid_input' });
   }
-  const speech = await speak(ctx, {
-    ...item,
-    type: 'audio',
-    request: {
-      voice_id: req.voice.id,
-      profile: req.voice.profile,
-      text: req.script,
-      language: req.audio.language,
-      speed: req.audio.speed,
-      volume: req.audio.volume,
-      emotion: ttsEmotion(req.audio.emotion),
-      format: 'mp3',
-    } satisfies TtsInput,
+  const speech = await speakFor(ctx, item, {
+    voice_id: req.voice.id,
+    profile: req.voice.profile,
+    text: req.script,
+    language: req.audio.language,
+    speed: req.audio.speed,
+    volume: req.audio.volume,
+    emotion: ttsEmotion(req.audio.emotion),
+    format: 'mp3',
   });
   // Unguessable, as result URLs are: the vendor is given it, nobody else.
   const key = `${item.generationId}/${item.id}-speech-${randomBytes(16).toString('base64url')}.${speech.extension}`;
