@@ -3,6 +3,7 @@
 // worker while the vendor works. The result files are streamed from the vendor into our storage.
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
+import { contentTypeForFileName } from '../lib/media-types.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
@@ -14,7 +15,7 @@ import {
   type ProviderOutput,
   type VendorHandle,
 } from '../providers/types.ts';
-import { contentTypeForFileName, extensionForContentType } from '../storage/keys.ts';
+import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { executable, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';

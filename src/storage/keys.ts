@@ -1,33 +1,14 @@
 // Storage keys and their content types, shared by every storage driver and the media route.
 //
 // A key is `segment/segment/.../name.ext`: segments of `[A-Za-z0-9_-]`, one lowercase extension
-// from the table below at the end, at most 256 characters. Nothing else (no dots inside segments,
+// from MEDIA_TYPES (src/lib/media-types.ts) at the end, at most 256 characters. Nothing else (no dots inside segments,
 // no `..`, no leading or doubled slash, no percent-escapes, no non-ASCII) so a key can never leave
 // the storage root or the bucket prefix, and is already a safe URL path.
 //
 // The content type is a function of the extension: drivers store only bytes and derive the type
 // on read, and `put` refuses a content type that disagrees with the key's extension. Callers pick
 // the extension from the type with `extensionForContentType`.
-
-/** Extension → the content type served for it. */
-const TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mov: 'video/quicktime',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  ogg: 'audio/ogg',
-  m4a: 'audio/mp4',
-  flac: 'audio/flac',
-  glb: 'model/gltf-binary',
-  json: 'application/json',
-  txt: 'text/plain; charset=utf-8',
-};
+import { MEDIA_TYPES as TYPES } from '../lib/media-types.ts';
 
 /** Media type (lowercase, no parameters) → the extension keys use for it. */
 const EXTENSIONS: Readonly<Record<string, string>> = {
@@ -73,13 +54,6 @@ export function isValidStorageKey(key: unknown): key is string {
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) return false;
   const ext = KEY.exec(key)?.[1];
   return ext !== undefined && Object.hasOwn(TYPES, ext);
-}
-
-/** The content type of a file name's extension (`.glb` → model/gltf-binary), when we store that type. */
-export function contentTypeForFileName(name: string): string | undefined {
-  const dot = name.lastIndexOf('.');
-  const ext = dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
-  return Object.hasOwn(TYPES, ext) ? TYPES[ext] : undefined;
 }
 
 /** The content type served for a key, or undefined when the key is not valid. */

@@ -6,6 +6,7 @@
 // July 2025 (ComfyUI #8189): an older server picks its own id, which then becomes the handle, but a
 // submit sent again cannot find its first prompt there.
 import { createHash, randomUUID } from 'node:crypto';
+import { contentTypeForFileName } from '../../lib/media-types.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
   type Fetch,
@@ -37,23 +38,6 @@ const VENDOR = 'ComfyUI';
 const POLL_QUEUED_MS = 2000;
 const POLL_RUNNING_MS = 1000;
 const MAX_MESSAGE = 1000;
-
-const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  mp4: 'video/mp4',
-  webm: 'video/webm',
-  mov: 'video/quicktime',
-  mkv: 'video/x-matroska',
-  flac: 'audio/flac',
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  opus: 'audio/opus',
-  glb: 'model/gltf-binary',
-};
 
 const IMAGE_EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -271,10 +255,9 @@ export function createComfyProvider(settings: ComfySettings): Provider {
           if (!file || !filename) continue;
           const type = text(file.type) ?? 'output';
           const query = new URLSearchParams({ filename, subfolder: text(file.subfolder) ?? '', type });
-          const extension = filename.split('.').pop()?.toLowerCase() ?? '';
           (type === 'output' ? saved : previews).push({
             url: `${base}/view?${query}`,
-            contentType: CONTENT_TYPES[extension],
+            contentType: contentTypeForFileName(filename),
             fileName: filename,
             ...(fileHeaders ? { headers: fileHeaders } : {}),
           });
