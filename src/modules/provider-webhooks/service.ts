@@ -27,8 +27,15 @@ export async function handleProviderWebhook(
     if (err instanceof WebhookRejectedError) throw new AppError('unauthorized', `Webhook refused: ${err.message}`);
     throw err;
   }
-  if (itemId && (await engineSql.markEarlyWebhook(deps.pool, itemId, providerId))) return;
-  const found = await engineSql.selectItemByVendorRequest(deps.pool, providerId, event.vendorRequestId);
+  const find = () => engineSql.selectItemByVendorRequest(deps.pool, providerId, event.vendorRequestId);
+  // Usually the submit's answer is recorded by now: one look-up. When it is not, the item is marked
+  // (recording the answer then polls at once); if that finds the answer recorded after all (the row
+  // lock orders the two), a second look-up, in a statement of its own, sees it.
+  let found = await find();
+  if (!found && itemId) {
+    if (await engineSql.markEarlyWebhook(deps.pool, itemId, providerId)) return;
+    found = await find();
+  }
   // A verified result saves asking the vendor for it again.
   const reported = event.result.kind === 'done' ? reportedOutput(event.result.output) : undefined;
   if (found) await queuePoll(deps.pool, found, 0, reported);
