@@ -16,6 +16,9 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   ogg: 'audio/ogg',
   m4a: 'audio/mp4',
   flac: 'audio/flac',
+  aac: 'audio/aac',
+  /** Raw signed 16-bit little-endian mono at 22 050 Hz (text to speech's `pcm`). */
+  pcm: 'audio/pcm',
   glb: 'model/gltf-binary',
   json: 'application/json',
   txt: 'text/plain; charset=utf-8',

@@ -24,6 +24,8 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
   'audio/ogg': 'ogg',
   'audio/mp4': 'm4a',
   'audio/flac': 'flac',
+  'audio/aac': 'aac',
+  'audio/pcm': 'pcm',
   'model/gltf-binary': 'glb',
   'application/json': 'json',
   'text/plain': 'txt',
