@@ -79,3 +79,63 @@ describe('music through Suno', () => {
     assert.equal(sent.prompt, 'Night Drive: synthwave, sung by a male voice');
   });
 });
+
+// The callback is the fast way; polls are the safety net, `VENDOR_POLL_MAX_MS` apart (a minute by
+// default, the first one too). Here a second apart (each picked up within the job queue's own 2 s
+// poll), so the four record-info reads of a task whose callback never comes take some 8 s, and a
+// wait of a third of the default interval shows a regression rather than waiting it out.
+describe('music through Suno when the callback never comes', () => {
+  let suno: FakeSuno;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    suno = await startFakeSuno();
+    server = await startTestServer({
+      env: {
+        SUNO_API_KEY: suno.apiKey,
+        SUNO_BASE_URL: suno.url,
+        VENDOR_POLL_MIN_MS: '100',
+        VENDOR_POLL_MAX_MS: '1000',
+      },
+    });
+    team = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await server.close();
+    await suno.close();
+  });
+
+  test('a song whose callback never comes is finished by polling its record', async () => {
+    const before = await balanceOf(server, team.key);
+    const created = await call<{ generation_id: string; credits_used: number }>(
+      server,
+      'POST',
+      '/api/v1/music/generate',
+      {
+        token: team.key,
+        body: { title: 'Quiet Line', style: 'lo-fi piano [suno:no-callback]', instrumental: true, model: 'V4_5' },
+      },
+    );
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 20_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    const submission = suno.submissions.find((s) => JSON.stringify(s.body).includes('[suno:no-callback]'));
+    const taskId = submission?.taskId ?? '';
+    assert.ok(taskId, 'the fake started a task for the song');
+    // A callback was asked for (so polls were only the safety net), and none was sent.
+    assert.match(String(submission?.body.callBackUrl), /\/webhooks\/providers\/suno\?item=.*&key=.*&token=/);
+    const posted = suno.callbacks.filter((c) => c.taskId === taskId).map((c) => JSON.parse(c.body).data.callbackType);
+    assert.deepEqual(posted, [], 'no callback was posted for the task');
+    // PENDING, TEXT_SUCCESS, FIRST_SUCCESS, then SUCCESS: each a read of record-info.
+    assert.ok(suno.reads(taskId) >= 4, `record-info reads: ${suno.reads(taskId)}`);
+    const url = done.items[0]?.url ?? '';
+    assert.ok(url.startsWith(`${server.url}/media/`), url);
+    const audio = await probeMedia(Buffer.from(await (await fetch(url)).arrayBuffer()));
+    assert.ok(audio.hasAudio, 'the first song, copied in');
+    const price = server.app.deps.media.music.find((m) => m.id === 'V4_5')?.price.credits_per_track;
+    assert.equal(created.body.credits_used, price);
+    assert.equal(done.credits_used, price);
+    assert.equal(await balanceOf(server, team.key), before - Number(price));
+  });
+});

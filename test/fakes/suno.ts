@@ -15,7 +15,8 @@
 // [suno:create-failed] [suno:audio-failed] (errorCode 501) [suno:copyright] (GENERATE_AUDIO_FAILED,
 // errorCode 400, copyrighted lyrics) [suno:sensitive] [suno:callback-exception] (no audio)
 // [suno:callback-exception-done] (both songs made) [suno:no-audio] (SUCCESS without audio);
-// and [suno:poll-455] (record-info answers maintenance).
+// [suno:poll-455] (record-info answers maintenance); and [suno:no-callback] (the task runs and ends
+// as usual, both songs made, but no callback is ever posted: only record-info tells).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,8 @@ import { runFfmpeg } from '../../src/lib/ffmpeg.ts';
 export interface FakeSunoSubmission {
   body: Record<string, unknown>;
   headers: IncomingMessage['headers'];
+  /** The task it started, when it started one. */
+  taskId?: string;
 }
 
 /** A callback the fake posted. */
@@ -49,7 +52,7 @@ export interface FakeSuno {
   /** The balance `GET /api/v1/generate/credit` answers. */
   credits: number;
   submissions: FakeSunoSubmission[];
-  /** Reads of a task's record so far. */
+  /** Reads of a task's record (`GET /api/v1/generate/record-info`) so far. */
   reads(taskId: string): number;
   /** Callbacks posted, in order. */
   callbacks: FakeSunoCallback[];
@@ -239,7 +242,7 @@ export async function startFakeSuno(apiKey = 'suno_fake_key'): Promise<FakeSuno>
   /** Posts the task's callbacks in order, as the API does when it can reach the URL. */
   const sendCallbacks = async (task: Task): Promise<void> => {
     const url = task.body.callBackUrl;
-    if (typeof url !== 'string' || !isLoopback(url)) return;
+    if (task.tag === 'no-callback' || typeof url !== 'string' || !isLoopback(url)) return;
     const failed = !ending(task).audio;
     const types = failed ? (['text', 'error'] as const) : (['text', 'first', 'complete'] as const);
     for (const type of types) {
@@ -262,7 +265,8 @@ export async function startFakeSuno(apiKey = 'suno_fake_key'): Promise<FakeSuno>
       json(res, { code: 400, msg: 'Invalid JSON', data: null });
       return;
     }
-    submissions.push({ body, headers: req.headers });
+    const submission: FakeSunoSubmission = { body, headers: req.headers };
+    submissions.push(submission);
     const tag = TAG.exec(JSON.stringify(body))?.[1];
     const said = tag ? SUBMIT_ERRORS[tag] : undefined;
     if (tag && said) {
@@ -299,6 +303,7 @@ export async function startFakeSuno(apiKey = 'suno_fake_key'): Promise<FakeSuno>
       reads: 0,
     };
     tasks.set(task.id, task);
+    submission.taskId = task.id;
     json(res, { code: 200, msg: 'success', data: { taskId: task.id } });
     void sendCallbacks(task);
   };
