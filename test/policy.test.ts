@@ -17,12 +17,17 @@ const base: FailureSituation = {
 const error = (kind: ProviderErrorKind, retryable: boolean, retryAfterMs?: number) =>
   new ProviderError(kind, retryable, { kind, retryAfterMs });
 
-test('refusals, cancellations and synchronous requests end the item at once', () => {
+test('refusals and cancellations end the item at once; a synchronous request only fails over', () => {
   for (const kind of ['invalid_input', 'content_policy', 'canceled'] as const) {
     assert.deepEqual(decide(error(kind, false), base), { action: 'fail' }, kind);
     assert.deepEqual(decide(error(kind, true), base), { action: 'fail' }, `${kind}, even if retryable`);
   }
-  assert.deepEqual(decide(error('unavailable', true), { ...base, mayRetry: false }), { action: 'fail' });
+  const sync = { ...base, mayRetry: false };
+  assert.deepEqual(decide(error('unavailable', true), { ...sync, alternative: false }), { action: 'fail' });
+  assert.deepEqual(decide(error('unavailable', true), sync), { action: 'failover' }, 'no wait on the same route');
+  assert.deepEqual(decide(error('quota', false), sync), { action: 'failover' });
+  assert.deepEqual(decide(error('invalid_input', false), sync), { action: 'fail' });
+  assert.deepEqual(decide(error('rate_limited', true, 2000), { ...sync, accepted: true }), { action: 'fail' });
 });
 
 test('a retryable failure is retried on its route after Retry-After while attempts remain, then fails over', () => {

@@ -23,7 +23,10 @@ export interface FailureSituation {
   alternative: boolean;
   /** The current route is cooling down (its breaker opened, possibly with this failure). */
   routeCooling: boolean;
-  /** Whether the caller may try again at all (a synchronous request may not). */
+  /**
+   * Whether the same route may be tried again (a synchronous request may not wait for that; it may
+   * still move to another route at once).
+   */
   mayRetry: boolean;
 }
 
@@ -47,12 +50,14 @@ export function isRefusalKind(kind: string | null | undefined): boolean {
  * - a route that cools down, or a failure that is not retryable there, moves to the next route
  *   at once; otherwise a retryable failure is retried on the same route (after the vendor's
  *   Retry-After) while attempts remain, then the next route is tried;
+ * - a synchronous request is not retried on its route (it would wait), but fails over at once;
  * - with nothing left, the item fails (and is refunded once, by the engine).
  */
 export function decide(error: ProviderError, situation: FailureSituation): Decision {
   const fail = { action: 'fail' } as const;
-  if (FINAL_KINDS.has(error.kind) || !situation.mayRetry) return fail;
+  if (FINAL_KINDS.has(error.kind)) return fail;
   const mayFailover = error.failover && situation.alternative && (!situation.accepted || error.kind === 'unavailable');
+  if (!situation.mayRetry) return mayFailover ? { action: 'failover' } : fail;
   if (mayFailover && (situation.routeCooling || !error.retryable)) return { action: 'failover' };
   if (error.retryable && situation.routeFailures + 1 < situation.maxAttempts) {
     return { action: 'retry', delayMs: Math.max(0, error.retryAfterMs ?? 0) };
