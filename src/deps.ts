@@ -7,6 +7,7 @@ import { addComfyRoutes } from './catalog/operator-routes.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import { createMediaFetcher } from './engine/urls.ts';
+import { probeMedia } from './lib/ffmpeg.ts';
 import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
@@ -72,6 +73,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs), {
       comfyWorkflows,
       fetchInput: inputImageFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
+      fetchSample: inputAudioFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
     }),
     metrics: createMetricsRegistry(),
   };
@@ -86,6 +88,33 @@ function vendorFetch(timeoutMs: number): Fetch {
 }
 
 /** An input image for a self-hosted server: its bytes under the outbound policy, and its type. */
+/** A recording fetched for a vendor that is given its bytes, with its audio type as ffprobe reads it. */
+function inputAudioFetcher(fetchMedia: (url: string) => Promise<Buffer>) {
+  return async (url: string): Promise<{ data: Buffer; contentType: string }> => {
+    const data = await fetchMedia(url);
+    const probe = await probeMedia(data).catch(() => undefined);
+    const contentType = probe?.hasAudio
+      ? AUDIO_CONTAINERS.find(([name]) => probe.format.split(',').includes(name))?.[1]
+      : undefined;
+    if (!contentType)
+      throw new ProviderError(`${url} is not a recording in a format we can send`, false, { kind: 'invalid_input' });
+    return { data, contentType };
+  };
+}
+
+/** ffprobe's format names of the recordings a clone may be made from, with their media types. */
+const AUDIO_CONTAINERS: ReadonlyArray<readonly [string, string]> = [
+  ['mp3', 'audio/mpeg'],
+  ['wav', 'audio/wav'],
+  ['ogg', 'audio/ogg'],
+  ['flac', 'audio/flac'],
+  ['aac', 'audio/aac'],
+  ['mp4', 'audio/mp4'],
+  ['m4a', 'audio/mp4'],
+  ['webm', 'audio/webm'],
+  ['matroska', 'audio/webm'],
+];
+
 function inputImageFetcher(fetchMedia: (url: string) => Promise<Buffer>) {
   return async (url: string): Promise<{ data: Buffer; contentType: string }> => {
     const data = await fetchMedia(url);

@@ -1,5 +1,5 @@
 // Every fal route of the video, lip-sync, upscaler and 3D catalogs, and of the models operations
-// name in code (endpoint-routes.json: motion control, the LoRA video model), checked against the
+// name in code (endpoint-routes.json: motion control, the LoRA video model, text to speech), checked against the
 // input schema fal publishes for its endpoint (test/fixtures/fal/input-schemas.json, from fal's own
 // client; see its `source`): for every duration, aspect ratio and option a model offers, from text
 // and from a first frame (or image) where it has an image endpoint, the input we would send must be
@@ -9,9 +9,14 @@ import { test } from 'node:test';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
 import { FIXED_ROUTES } from '../src/catalog/routes.ts';
+import { EMOTION_ALIASES, PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../src/catalog/voices.ts';
+import { probeMedia } from '../src/lib/ffmpeg.ts';
+import { createFalProvider } from '../src/providers/fal/client.ts';
 import { TOPAZ_MODELS } from '../src/providers/fal/mappings.ts';
+import { jwksFromUrl } from '../src/providers/fal/webhook.ts';
 import type { PickedRoute } from '../src/providers/registry.ts';
 import { ProviderError, type VendorRequest } from '../src/providers/types.ts';
+import { startFakeFal } from './fakes/fal.ts';
 import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
 const registry = offlineRegistry({ replicate: false });
@@ -24,9 +29,11 @@ const LORA = 'https://cdn.example.com/motion.safetensors';
 
 const MOTION_ROUTES = FIXED_ROUTES['kling-2.6-motion-control'] ?? [];
 const LORA_ROUTES = FIXED_ROUTES['wan-2.2-lora'] ?? [];
+const TTS_ROUTES = FIXED_ROUTES.tts ?? [];
 
 type VideoRequest = Extract<VendorRequest, { kind: 'video' }>;
 type Model3dRequest = Extract<VendorRequest, { kind: 'model3d' }>;
+type SpeechRequest = Extract<VendorRequest, { kind: 'speech' }>;
 
 /** What a model's catalog entry lets a user ask for, that its fal route must take. */
 interface Case {
@@ -68,6 +75,20 @@ function model3d(overrides: Partial<Model3dRequest> = {}): Model3dRequest {
     pbr: false,
     promptExpansion: false,
     seed: 7,
+    ...overrides,
+  };
+}
+
+function speech(overrides: Partial<SpeechRequest> = {}): SpeechRequest {
+  return {
+    kind: 'speech',
+    text: 'The keeper counts the ships that pass the light.',
+    voices: { fal: 'Wise_Woman' },
+    format: 'mp3',
+    speed: 1,
+    language: 'en',
+    emotion: 'neutral',
+    seed: null,
     ...overrides,
   };
 }
@@ -194,6 +215,30 @@ function otherCases(): Case[] {
           request: model3d({ ...overrides, imageUrl: IMAGE }),
         });
       }
+    }
+  }
+  // Text to speech: every format and emotion, and languages MiniMax lists or not ('eo', 'sw').
+  for (const format of TTS_FORMATS) {
+    for (const emotion of [...TTS_EMOTIONS, 'cheerful', 'sarcastic']) {
+      for (const language of ['en', 'zh', 'ja', 'nn', 'eo']) {
+        out.push({
+          label: `speech ${format} ${emotion} ${language}`,
+          routes: TTS_ROUTES,
+          request: speech({ format, emotion, language }),
+        });
+      }
+    }
+  }
+  for (const voice of PRESET_VOICES) {
+    for (const [language, speed] of [
+      ['sw', 0.6],
+      ['pt', 1.5],
+    ] as const) {
+      out.push({
+        label: `speech ${voice.id} ${language} x${speed}`,
+        routes: TTS_ROUTES,
+        request: speech({ voices: { fal: voice.id }, language, speed, seed: 7 }),
+      });
     }
   }
   return out;
@@ -541,4 +586,126 @@ test('3D: topology, polycount, symmetry, pose and PBR reach the endpoints that t
   assert.equal(inputOf(rodinRoutes, model3d()).input.material, 'Shaded');
   assert.match(refusal(rodinRoutes, model3d({ topology: 'quad' })), /takes no topology/);
   assert.match(refusal(routesOf(media.model_3d, 'trellis'), model3d({ imageUrl: IMAGE, pbr: true })), /no pbr/);
+});
+
+test('speech: MiniMax is sent the text, the voice, its speed and emotion, the language and audio it can make', () => {
+  const wav = inputOf(TTS_ROUTES, speech({ format: 'wav', speed: 1.25, language: 'fr', emotion: 'excited', seed: 42 }));
+  assert.equal(wav.endpoint, 'fal-ai/minimax/speech-02-hd');
+  assert.deepEqual(wav.input, {
+    text: 'The keeper counts the ships that pass the light.',
+    voice_setting: { voice_id: 'Wise_Woman', speed: 1.25, emotion: 'happy' },
+    language_boost: 'French',
+    audio_setting: { format: 'pcm', sample_rate: 22050, channel: 1 },
+    output_format: 'url',
+  });
+  assert.equal('vol' in (wav.input.voice_setting as object), false, 'the service applies the volume');
+  assert.equal('seed' in wav.input, false, 'MiniMax takes no seed');
+
+  // MiniMax makes MP3, FLAC and raw PCM; the service wraps or converts the rest.
+  const audio = Object.fromEntries(
+    TTS_FORMATS.map((format) => [format, inputOf(TTS_ROUTES, speech({ format })).input.audio_setting]),
+  );
+  const mp3 = { format: 'mp3', sample_rate: 44100, bitrate: 128000, channel: 1 };
+  const pcm = { format: 'pcm', sample_rate: 22050, channel: 1 };
+  assert.deepEqual(audio, {
+    mp3,
+    wav: pcm,
+    ogg: mp3,
+    flac: { format: 'flac', sample_rate: 44100, channel: 1 },
+    aac: mp3,
+    pcm,
+  });
+
+  const emotionOf = (emotion: string) =>
+    (inputOf(TTS_ROUTES, speech({ emotion })).input.voice_setting as { emotion: string }).emotion;
+  assert.deepEqual(Object.fromEntries(TTS_EMOTIONS.map((e) => [e, emotionOf(e)])), {
+    neutral: 'neutral',
+    happy: 'happy',
+    sad: 'sad',
+    angry: 'angry',
+    fearful: 'fearful',
+    disgusted: 'disgusted',
+    surprised: 'surprised',
+    excited: 'happy',
+    calm: 'neutral',
+  });
+  for (const [alias, emotion] of Object.entries(EMOTION_ALIASES)) {
+    const expected = emotion === 'excited' ? 'happy' : emotion === 'calm' ? 'neutral' : emotion;
+    assert.equal(emotionOf(alias), expected, alias);
+  }
+  assert.equal(emotionOf('sarcastic'), 'neutral', 'an emotion we do not know speaks neutral');
+
+  const boostOf = (language: string) => inputOf(TTS_ROUTES, speech({ language })).input.language_boost;
+  assert.deepEqual(['en', 'zh', 'de', 'ja', 'ko', 'he', 'no', 'nb', 'nn', 'af', 'EN'].map(boostOf), [
+    'English',
+    'Chinese',
+    'German',
+    'Japanese',
+    'Korean',
+    'Hebrew',
+    'Norwegian',
+    'Norwegian',
+    'Nynorsk',
+    'Afrikaans',
+    'English',
+  ]);
+  assert.deepEqual(['eo', 'sw', 'cy'].map(boostOf), ['auto', 'auto', 'auto'], 'a language MiniMax does not list');
+
+  const voice = inputOf(TTS_ROUTES, speech({ voices: { elevenlabs: 'el-123', fal: 'Deep_Voice_Man' } }));
+  assert.equal((voice.input.voice_setting as { voice_id: string }).voice_id, 'Deep_Voice_Man');
+  const edges = [0.5, 2].map((speed) => inputOf(TTS_ROUTES, speech({ speed })).input.voice_setting);
+  assert.deepEqual(
+    edges.map((v) => (v as { speed: number }).speed),
+    [0.5, 2],
+  );
+  const longest = 'é'.repeat(5000);
+  assert.equal(inputOf(TTS_ROUTES, speech({ text: longest })).input.text, longest);
+});
+
+test('speech: MiniMax refuses a voice it does not have, no text, too much text and speeds it cannot reach', () => {
+  assert.match(refusal(TTS_ROUTES, speech({ voices: {} })), /only MiniMax voices/);
+  assert.match(refusal(TTS_ROUTES, speech({ voices: { elevenlabs: 'el-123' } })), /only MiniMax voices/);
+  assert.match(refusal(TTS_ROUTES, speech({ voices: { fal: '' } })), /only MiniMax voices/);
+  assert.match(refusal(TTS_ROUTES, speech({ text: '' })), /needs some text/);
+  assert.match(refusal(TTS_ROUTES, speech({ text: ' \n\t ' })), /needs some text/);
+  assert.match(refusal(TTS_ROUTES, speech({ text: 'a'.repeat(5001) })), /at most 5000 characters \(asked: 5001\)/);
+  assert.match(refusal(TTS_ROUTES, speech({ speed: 0.49 })), /speeds 0.5 to 2, not 0.49/);
+  assert.match(refusal(TTS_ROUTES, speech({ speed: 2.01 })), /speeds 0.5 to 2, not 2.01/);
+  assert.match(refusal(TTS_ROUTES, speech({ speed: Number.NaN })), /speeds 0.5 to 2/);
+  assert.match(refusal(TTS_ROUTES, speech({ format: 'opus' })), /makes no opus audio/);
+});
+
+test('speech: what fal answers for MiniMax is read as one audio file that decodes, in the format asked', async (t) => {
+  const fal = await startFakeFal();
+  t.after(() => fal.close());
+  const provider = createFalProvider({ key: fal.key, queueUrl: fal.url, fetch, jwks: jwksFromUrl(fal.jwksUrl, fetch) });
+  // wav is made from MiniMax's raw PCM, at the rate of our own pcm.
+  for (const [format, contentType, codec] of [
+    ['mp3', 'audio/mpeg', 'mp3'],
+    ['flac', 'audio/flac', 'flac'],
+    ['wav', 'audio/pcm', null],
+  ] as const) {
+    const { endpoint, input } = inputOf(TTS_ROUTES, speech({ format }));
+    const submitted = await provider.submit({ endpoint, input, idempotencyKey: `speech-${format}` });
+    if (submitted.kind !== 'accepted') assert.fail('fal queues the job');
+    assert.deepEqual([fal.submissions.at(-1)?.endpoint, fal.submissions.at(-1)?.input], [endpoint, input]);
+    let polled = await provider.poll(submitted.handle);
+    for (let polls = 1; polled.kind === 'pending' && polls < 5; polls++) polled = await provider.poll(submitted.handle);
+    if (polled.kind !== 'done') assert.fail(`the job is done: ${JSON.stringify(polled)}`);
+    const { files, metadata } = polled.output;
+    assert.equal(files.length, 1, 'the audio is the one file');
+    const [file] = files;
+    if (!file || !('url' in file)) assert.fail('the audio is at a URL (output_format url)');
+    assert.equal(file.contentType, contentType);
+    assert.equal(metadata.duration_ms, 1000);
+    const bytes = Buffer.from(await (await fetch(file.url)).arrayBuffer());
+    assert.equal(file.size, bytes.length);
+    if (codec) {
+      const probe = await probeMedia(bytes);
+      assert.deepEqual([probe.audioCodec, probe.sampleRate, probe.channels], [codec, 44100, 1]);
+      assert.ok(Math.abs(probe.durationSeconds - 1) < 0.1, `${probe.durationSeconds} s`);
+    } else {
+      assert.equal(bytes.length, 22050 * 2, 'a second of 16-bit mono samples at 22 050 Hz');
+    }
+  }
 });

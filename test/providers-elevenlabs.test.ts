@@ -9,12 +9,12 @@ import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { wavFromPcm } from '../src/lib/wav.ts';
 import {
   checkElevenLabs,
-  createElevenLabsProvider,
   type ElevenLabsSettings,
   ttsInput,
   voiceSettingsFor,
 } from '../src/providers/elevenlabs/client.ts';
-import { cloneVoice, designVoice, saveDesignedVoice } from '../src/providers/elevenlabs/voices.ts';
+import { createElevenLabsProvider, ELEVENLABS_MAPPINGS } from '../src/providers/elevenlabs/provider.ts';
+import { cloneVoice, designVoice, saveDesignedVoice, voiceInput } from '../src/providers/elevenlabs/voices.ts';
 import type { Provider, ProviderOutput, SpeechRequest, SubmitResult } from '../src/providers/types.ts';
 import { type FakeElevenLabs, startFakeElevenLabs, tonePcm } from './fakes/elevenlabs.ts';
 import { failure } from './provider-helpers.ts';
@@ -42,7 +42,7 @@ function toneWav(rate: number): Buffer {
 const speech = (fields: Partial<SpeechRequest> = {}): SpeechRequest => ({
   kind: 'speech',
   text: 'The quick brown fox jumps over the lazy dog.',
-  voiceId: VOICE,
+  voices: { elevenlabs: VOICE, fal: 'Wise_Woman' },
   format: 'mp3',
   speed: 1,
   language: 'en',
@@ -64,20 +64,21 @@ describe('the ElevenLabs TTS input', () => {
       },
     });
     assert.equal('seed' in ttsInput(speech()).body, false, 'no seed is sent without one');
-    assert.equal(ttsInput(speech({ format: 'wav' })).output_format, 'wav_44100');
+    // WAV is made from 22 050 Hz PCM (ElevenLabs' own WAV needs its Pro tier); what it does not make comes as MP3.
+    assert.equal(ttsInput(speech({ format: 'wav' })).output_format, 'pcm_22050');
     assert.equal(ttsInput(speech({ format: 'pcm' })).output_format, 'pcm_22050');
+    for (const format of ['ogg', 'flac', 'aac']) {
+      assert.equal(ttsInput(speech({ format })).output_format, 'mp3_44100_128', format);
+    }
   });
 
-  test('refuses speeds outside 0.7-1.2, formats ElevenLabs does not make and bad seeds', async () => {
-    for (const speed of [0.5, 0.69, 1.21, 2, Number.NaN]) {
-      const err = await failure(() => ttsInput(speech({ speed })));
-      assert.equal(err.kind, 'invalid_input');
-      assert.equal(err.retryable, false);
-      assert.match(err.message, /0\.7 to 1\.2/);
+  test('speaks speeds beyond 0.7-1.2 at the nearest it has; refuses no voice, no speed and bad seeds', async () => {
+    const speedOf = (speed: number) => ttsInput(speech({ speed })).body.voice_settings.speed;
+    assert.deepEqual([0.5, 0.6, 0.7, 1, 1.2, 1.5, 2].map(speedOf), [0.7, 0.7, 0.7, 1, 1.2, 1.2, 1.2]);
+    for (const speed of [0, -1, Number.NaN]) {
+      assert.equal((await failure(() => ttsInput(speech({ speed })))).kind, 'invalid_input');
     }
-    assert.equal(ttsInput(speech({ speed: 0.7 })).body.voice_settings.speed, 0.7);
-    assert.equal(ttsInput(speech({ speed: 1.2 })).body.voice_settings.speed, 1.2);
-    assert.equal((await failure(() => ttsInput(speech({ format: 'flac' })))).kind, 'invalid_input');
+    assert.equal((await failure(() => ttsInput(speech({ voices: { fal: 'Wise_Woman' } })))).kind, 'invalid_input');
     assert.equal((await failure(() => ttsInput(speech({ seed: -1 })))).kind, 'invalid_input');
     assert.equal((await failure(() => ttsInput(speech({ seed: 1.5 })))).kind, 'invalid_input');
     assert.equal((await failure(() => ttsInput(speech({ text: '  ' })))).kind, 'invalid_input');
@@ -154,9 +155,15 @@ describe('the ElevenLabs adapter on a fake API', () => {
     assert.match(String(output.metadata.request_id), /^req_/);
   });
 
-  test('answers a WAV with its RIFF header, and wraps raw PCM served for a wav format', async () => {
+  test('asks 22 050 Hz PCM for a WAV (the service adds the header), and wraps raw bytes served for a wav_ format', async () => {
+    const pcm = inline(doneOutput(await say({ format: 'wav' })));
+    assert.equal(fake.calls.at(-1)?.query.output_format, 'pcm_22050');
+    assert.equal(pcm.contentType, 'audio/pcm');
+    assert.deepEqual(pcm.data, tonePcm(22050));
+    // An input recorded with ElevenLabs' own WAV format (wav_44100) is still read as a WAV.
     for (const text of ['Say it as a wave.', 'Say it raw. [el:raw-wav]']) {
-      const file = inline(doneOutput(await say({ format: 'wav', text })));
+      const input = { ...ttsInput(speech({ text })), output_format: 'wav_44100' };
+      const file = inline(doneOutput(await provider.submit({ endpoint: MODEL, input, idempotencyKey: 'item_2-a' })));
       assert.equal(fake.calls.at(-1)?.query.output_format, 'wav_44100');
       assert.equal(file.contentType, 'audio/wav');
       assert.equal(file.data.toString('ascii', 0, 4), 'RIFF');
@@ -167,6 +174,11 @@ describe('the ElevenLabs adapter on a fake API', () => {
       assert.equal(probe.audioCodec, 'pcm_s16le');
       assert.equal(probe.sampleRate, 44100);
     }
+  });
+
+  test('says the speed it spoke at, so the service can make up the rest', async () => {
+    assert.equal(doneOutput(await say({ speed: 1.5 })).metadata.speed, 1.2);
+    assert.equal(doneOutput(await say({ speed: 0.9 })).metadata.speed, 0.9);
   });
 
   test('answers raw PCM at 22 050 Hz for pcm', async () => {
@@ -340,6 +352,79 @@ describe('the ElevenLabs adapter on a fake API', () => {
       }),
     );
     assert.equal(saveErr.kind, 'auth');
+  });
+
+  test('a voice request is mapped to a clone or a design input; a short description is completed', async () => {
+    const base = { kind: 'voice' as const, name: 'Narrator', description: null, sampleUrl: null };
+    assert.deepEqual(voiceInput({ ...base, method: 'clone', sampleUrl: 'https://example.com/a.wav' }), {
+      name: 'Narrator',
+      description: '',
+      sample_url: 'https://example.com/a.wav',
+    });
+    const short = voiceInput({ ...base, method: 'design', description: 'deep and gravelly' });
+    assert.equal(short.description, 'deep and gravelly: a clear, natural speaking voice');
+    assert.ok(short.description.length >= 20);
+    const long = voiceInput({ ...base, method: 'design', description: `${'word '.repeat(400)}end` });
+    assert.ok(long.description.length <= 1000 && long.description.endsWith('word'), long.description.slice(-20));
+    assert.equal((await failure(() => voiceInput({ ...base, method: 'clone' }))).kind, 'invalid_input');
+    assert.equal(
+      (await failure(() => voiceInput({ ...base, method: 'design', description: ' ' }))).kind,
+      'invalid_input',
+    );
+    const clone = ELEVENLABS_MAPPINGS.clone;
+    assert.ok(clone);
+    assert.equal((await failure(() => clone(speech()))).kind, 'internal', 'a speech request is not a voice');
+  });
+
+  test('the provider clones from the fetched recording and designs then saves: the voice and its preview', async () => {
+    const wav = toneWav(16000);
+    const fetched: string[] = [];
+    const voices = createElevenLabsProvider({
+      ...settings,
+      fetchSample: async (url) => {
+        fetched.push(url);
+        return { data: wav, contentType: 'audio/wav' };
+      },
+    });
+    const cloned = doneOutput(
+      await voices.submit({
+        endpoint: 'voices/add',
+        input: { name: 'Narrator', description: '', sample_url: 'https://example.com/take.wav' },
+        idempotencyKey: 'item_3-a',
+      }),
+    );
+    assert.deepEqual(fetched, ['https://example.com/take.wav']);
+    assert.deepEqual(fake.clones.at(-1)?.files[0]?.data, wav);
+    assert.equal(fake.clones.at(-1)?.files[0]?.fileName, 'sample.wav');
+    assert.deepEqual(fake.clones.at(-1)?.fields, { name: 'Narrator' });
+    const cloneVoiceId = (cloned.metadata.vendor_voice as { voice_id: string }).voice_id;
+    assert.match(cloneVoiceId, /^clone_/);
+    assert.equal((cloned.metadata.vendor_voice as { provider: string }).provider, 'elevenlabs');
+    assert.deepEqual(inline(cloned).data, wav, 'the recording is the preview');
+
+    const description = 'A warm, elderly storyteller with a slight Scottish accent.';
+    const designed = doneOutput(
+      await voices.submit({
+        endpoint: 'text-to-voice',
+        input: { name: 'Teller', description, sample_url: null },
+        idempotencyKey: 'item_4-a',
+      }),
+    );
+    const paths = fake.calls.slice(-2).map((c) => c.path);
+    assert.deepEqual(paths, ['/v1/text-to-voice/design', '/v1/text-to-voice']);
+    assert.equal(fake.calls.at(-1)?.body?.generated_voice_id, designed.metadata.generated_voice_id);
+    assert.match(String((designed.metadata.vendor_voice as { voice_id: string }).voice_id), /^designed_/);
+    assert.deepEqual(inline(designed).data, fake.mp3);
+    assert.equal(inline(designed).contentType, 'audio/mpeg');
+
+    const noFetcher = await failure(() =>
+      provider.submit({
+        endpoint: 'voices/add',
+        input: { name: 'n', description: '', sample_url: 'https://x/a.wav' },
+        idempotencyKey: 'k',
+      }),
+    );
+    assert.equal(noFetcher.kind, 'internal');
   });
 
   test('checks the key with GET /v1/user', async () => {

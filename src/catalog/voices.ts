@@ -20,6 +20,19 @@ export const VoiceProfile = Type.Object({
 });
 export type VoiceProfile = Static<typeof VoiceProfile>;
 
+/** A voice as a speech vendor knows it: the vendor (a provider id) and its own id of the voice. */
+export const VendorVoice = Type.Object({ provider: Type.String(), voice_id: Type.String() });
+export type VendorVoice = Static<typeof VendorVoice>;
+
+/** A voice to speak with: our id, its profile (the service's own speech), and where a vendor made it. */
+export const SpokenVoice = Type.Object({
+  id: Type.String(),
+  profile: VoiceProfile,
+  /** Absent or null: a preset, or a voice of the service's own. */
+  vendor: Type.Optional(Type.Union([VendorVoice, Type.Null()])),
+});
+export type SpokenVoice = Static<typeof SpokenVoice>;
+
 export interface PresetVoice {
   id: string;
   name: string;
@@ -206,7 +219,10 @@ export function ttsEmotion(name: string): TtsEmotion {
 export const TTS_FORMATS = ['mp3', 'wav', 'ogg', 'flac', 'aac', 'pcm'] as const;
 export type TtsFormat = (typeof TTS_FORMATS)[number];
 
-/** Content type of each output format; `pcm` is raw signed 16-bit little-endian mono at SPEECH_SAMPLE_RATE. */
+/** The rate of our `pcm` output: raw signed 16-bit little-endian mono samples, 22 050 a second. */
+export const TTS_PCM_SAMPLE_RATE = 22050;
+
+/** Content type of each output format; `pcm` is raw signed 16-bit little-endian mono at TTS_PCM_SAMPLE_RATE. */
 export const TTS_CONTENT_TYPES: Record<TtsFormat, string> = {
   mp3: 'audio/mpeg',
   wav: 'audio/wav',

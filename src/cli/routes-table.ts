@@ -6,7 +6,7 @@ import { loadMediaCatalog } from '../catalog/media-models.ts';
 import { loadModelCatalog, type ModelRoute } from '../catalog/models.ts';
 import { catalogRoutes } from '../catalog/routes.ts';
 import { COMFYUI_MAPPINGS } from '../providers/comfyui/workflows.ts';
-import { ELEVENLABS_MAPPINGS } from '../providers/elevenlabs/client.ts';
+import { ELEVENLABS_MAPPINGS } from '../providers/elevenlabs/provider.ts';
 import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
 import type { Mapping } from '../providers/mapping.ts';
 import { MESHY_MAPPINGS } from '../providers/meshy/mappings.ts';

@@ -151,6 +151,17 @@ export interface Operation {
    */
   prepare?: (ctx: ExecutionContext, item: ExecutableItem, work: VendorWork) => Promise<VendorWork>;
   /**
+   * Makes a vendor's file what the item asked for before it is stored (speech in a format, at a
+   * loudness or tempo the vendor could not give): its bytes, and what to add to the item's result.
+   * The file is held in memory for it (at most CONVERTED_MAX_BYTES), so only small results have one.
+   */
+  convertFile?: (
+    ctx: ExecutionContext,
+    item: ExecutableItem,
+    file: { data: Buffer; contentType: string },
+    vendorMetadata: Record<string, unknown>,
+  ) => Promise<{ data: Buffer; contentType: string; metadata: Record<string, unknown> }>;
+  /**
    * Finishes a vendor's file once it is in our storage under `key` (an influencer video gets its
    * dialog spoken in the voice), rewriting it there; answers what it adds to the item's result.
    */

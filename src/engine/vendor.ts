@@ -45,6 +45,8 @@ export function nextPollDelay(
 // A vendor's result file: its size cap and how long copying it may take.
 const RESULT_MAX_BYTES = 4 * 1024 * 1024 * 1024;
 const RESULT_COPY_TIMEOUT_MS = 30 * 60_000;
+/** The most a vendor's file converted in memory (speech) may be. */
+const CONVERTED_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * The webhook URL a vendor is given for one item, when the vendor sends webhooks we can verify and
@@ -350,7 +352,20 @@ async function completeFromOutput(
   let stored: StoredResult;
   let metadata = output.metadata;
   try {
-    stored = await copyResult(ctx, item, file, work.expects, ctx.trustedOriginsOf(item.provider ?? ''));
+    const convert = operation.convertFile;
+    stored = await copyResult(
+      ctx,
+      item,
+      file,
+      work.expects,
+      ctx.trustedOriginsOf(item.provider ?? ''),
+      convert &&
+        (async (bytes) => {
+          const converted = await convert(ctx, executable(item), bytes, output.metadata);
+          metadata = { ...metadata, ...converted.metadata };
+          return converted;
+        }),
+    );
     if (operation.finishFile) {
       metadata = { ...metadata, ...(await operation.finishFile(ctx, executable(item), stored.key)) };
     }
@@ -398,15 +413,23 @@ async function copyResult(
   file: OutputFile,
   expects: VendorWork['expects'],
   trustedOrigins: string[],
+  convert?: (file: { data: Buffer; contentType: string }) => Promise<{ data: Buffer; contentType: string }>,
 ): Promise<StoredResult> {
-  if ('data' in file) {
-    const contentType = file.contentType.toLowerCase();
+  const store = async (data: Buffer, type: string): Promise<StoredResult> => {
+    const contentType = type.toLowerCase();
     const extension = extensionForContentType(contentType);
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
-    await ctx.storage.put(key, file.data, contentType);
+    await ctx.storage.put(key, data, contentType);
     return { key, url: ctx.storage.publicUrl(key), contentType, extension };
-  }
+  };
+  const converted = async (data: Buffer, contentType: string) => {
+    if (!convert) return store(data, contentType);
+    if (!contentType.toLowerCase().startsWith(`${expects}/`)) throw wrongType(contentType, expects);
+    const made = await convert({ data, contentType });
+    return store(made.data, made.contentType);
+  };
+  if ('data' in file) return converted(file.data, file.contentType);
   let origin: string | undefined;
   try {
     origin = new URL(file.url).origin;
@@ -419,17 +442,29 @@ async function copyResult(
     // The headers a vendor's file needs go to the vendor's own origin only.
     headers: trusted ? file.headers : undefined,
     timeoutMs: RESULT_COPY_TIMEOUT_MS,
-    maxBytes: RESULT_MAX_BYTES,
+    maxBytes: convert ? CONVERTED_MAX_BYTES : RESULT_MAX_BYTES,
   });
   const contentType = resultType(fetched.contentType, file);
   const extension = contentType ? extensionForContentType(contentType) : undefined;
-  if (!contentType?.startsWith(`${expects}/`) || !extension) {
+  if (!contentType?.startsWith(`${expects}/`) || (!extension && !convert)) {
     fetched.body.destroy();
     throw wrongType(contentType, expects);
   }
-  const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
+  if (convert) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of fetched.body) chunks.push(chunk as Buffer);
+    return converted(Buffer.concat(chunks), contentType);
+  }
+  const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
   await ctx.storage.putStream(key, fetched.body, contentType);
-  return { key, url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
+  return {
+    key,
+    url: ctx.storage.publicUrl(key),
+    contentType,
+    extension: extension as string,
+    width: file.width,
+    height: file.height,
+  };
 }
 
 // What servers say of a file whose type they do not know.

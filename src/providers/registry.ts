@@ -3,7 +3,8 @@ import type { ModelRoute } from '../catalog/models.ts';
 import type { Config } from '../config.ts';
 import { type ComfySettings, createComfyProvider } from './comfyui/client.ts';
 import { COMFYUI_MAPPINGS, type Workflow } from './comfyui/workflows.ts';
-import { checkElevenLabs, createElevenLabsProvider, ELEVENLABS_MAPPINGS } from './elevenlabs/client.ts';
+import { checkElevenLabs } from './elevenlabs/client.ts';
+import { createElevenLabsProvider, ELEVENLABS_MAPPINGS } from './elevenlabs/provider.ts';
 import { createFalProvider } from './fal/client.ts';
 import { FAL_MAPPINGS } from './fal/mappings.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
@@ -66,6 +67,8 @@ export function createProviderRegistry(
     comfyWorkflows?: Record<string, Workflow>;
     /** Fetches an input image under the outbound policy (for a self-hosted server to be given it). */
     fetchInput?: ComfySettings['fetchInput'];
+    /** Fetches a recording under the outbound policy (for a vendor that is sent the bytes: a voice clone). */
+    fetchSample?: (url: string) => Promise<{ data: Buffer; contentType: string }>;
   } = {},
 ): ProviderRegistry {
   const registered = new Map<string, Registered>();
@@ -127,7 +130,7 @@ export function createProviderRegistry(
     );
   }
   if (vendors && elevenLabs.apiKey) {
-    const settings = { apiKey: elevenLabs.apiKey, baseUrl: elevenLabs.baseUrl, fetch };
+    const settings = { apiKey: elevenLabs.apiKey, baseUrl: elevenLabs.baseUrl, fetch, fetchSample: local.fetchSample };
     register(
       {
         provider: { ...createElevenLabsProvider(settings), check: () => checkElevenLabs(settings) },

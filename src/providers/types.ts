@@ -301,16 +301,32 @@ export interface MusicRequest {
 export interface SpeechRequest {
   kind: 'speech';
   text: string;
-  /** The speech vendor's own voice id (a preset mapped by configuration). */
-  voiceId: string;
-  /** mp3, wav or pcm (our TTS formats). */
+  /**
+   * The voice at each vendor that can speak it, by provider id: ElevenLabs' voice id (a preset
+   * mapped by configuration, or a voice made there), MiniMax's voice name on fal (the presets are
+   * named after them). A route whose provider is not here cannot speak this voice.
+   */
+  voices: Readonly<Record<string, string>>;
+  /** mp3, wav, ogg, flac, aac or pcm (our TTS formats); the service converts what a vendor cannot make. */
   format: string;
+  /** 0.6-1.5; what a vendor cannot reach is made up by the service (metadata `speed`: what it spoke at). */
   speed: number;
   /** ISO 639-1. */
   language: string;
   /** One of our TTS emotions. */
   emotion: string;
   seed: number | null;
+}
+
+/** A voice made at a vendor: cloned from a recording, or designed from a description. */
+export interface VoiceRequest {
+  kind: 'voice';
+  method: 'clone' | 'design';
+  name: string;
+  /** What the voice is like: the design prompt, or a clone's description; null when none was given. */
+  description: string | null;
+  /** The recording to clone (a URL the service fetches under its outbound policy); null for a design. */
+  sampleUrl: string | null;
 }
 
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
@@ -325,7 +341,8 @@ export type VendorRequest =
   | ReferenceRequest
   | TextRequest
   | MusicRequest
-  | SpeechRequest;
+  | SpeechRequest
+  | VoiceRequest;
 
 /** Whether a request brings images to start from: a route's image endpoint then serves it. */
 export function startsFromImages(request: VendorRequest): boolean {

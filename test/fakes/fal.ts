@@ -7,17 +7,20 @@
 // (an HTML result) [fal:webhook-first] (the job's webhook is sent, and answered, before the
 // submit is answered: a job that ends at once) [fal:data-uri] (the result image inline, as
 // sync_mode gives it) [fal:cut] (the submit is read, then the connection is cut with no answer)
-// [fal:hang] (the submit is never answered). The result is of the endpoint's kind, as fal shapes
-// it: `{video: File}` (an H.264 MP4) for video endpoints, `{model_mesh: File}` (a GLB, served as
-// application/octet-stream as CDNs do) for 3D ones, `{images: [File]}` (a PNG) otherwise;
-// `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
+// [fal:hang] (the submit is never answered); a speech endpoint reads its tag from the `text`. The
+// result is of the endpoint's kind, as fal shapes it: `{video: File}` (an H.264 MP4) for video
+// endpoints, `{model_mesh: File}` (a GLB, served as application/octet-stream as CDNs do) for 3D
+// ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
+// for: MP3, FLAC, or raw s16le mono PCM as audio/pcm, at its sample rate), `{images: [File]}` (a
+// PNG) otherwise; `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { H264_OUTPUT_ARGS, runFfmpeg } from '../../src/lib/ffmpeg.ts';
+import { H264_OUTPUT_ARGS, readOutput, runFfmpeg, withTempDir } from '../../src/lib/ffmpeg.ts';
 
 export interface FakeFalSubmission {
   endpoint: string;
@@ -78,7 +81,7 @@ export interface FakeFal {
 const USER_ID = 'user-fake-1';
 
 function tagOf(input: Record<string, unknown>): string | undefined {
-  return /\[fal:([a-z0-9-]+)\]/.exec(String(input.prompt ?? ''))?.[1];
+  return /\[fal:([a-z0-9-]+)\]/.exec(String(input.prompt ?? input.text ?? ''))?.[1];
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -92,7 +95,8 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 /** What an endpoint makes, judged by its id the way fal names its apps. */
-export function outputKind(endpoint: string): 'video' | 'model' | 'image' {
+export function outputKind(endpoint: string): 'video' | 'model' | 'audio' | 'image' {
+  if (/speech|tts/.test(endpoint)) return 'audio';
   if (/3d|trellis|triposr|rodin/.test(endpoint)) return 'model';
   if (
     /video|lipsync|latentsync|avatar|omnihuman|infinitalk|sadtalker|fabric|veo|sora|hailuo|seedance|wan-[it]2v|wan-25|wan\/v2\.2-a14b\/(text|image)-to-video|luma-dream|pika|pixverse|vidu|ltx|cogvideox|seedvr|topaz/.test(
@@ -117,6 +121,35 @@ async function cubeGlb(): Promise<Buffer> {
   const node = doc.createNode('fake').setMesh(doc.createMesh('fake').addPrimitive(primitive));
   doc.getRoot().setDefaultScene(doc.createScene('Scene').addChild(node));
   return Buffer.from(await new NodeIO().writeBinary(doc));
+}
+
+/** The audio a speech job asked for in its `audio_setting` (MiniMax's defaults: MP3 at 32 kHz). */
+function speechSetting(input: Record<string, unknown>): { format: 'mp3' | 'flac' | 'pcm'; rate: number } {
+  const setting = (input.audio_setting ?? {}) as { format?: unknown; sample_rate?: unknown };
+  const format = setting.format === 'flac' || setting.format === 'pcm' ? setting.format : 'mp3';
+  return { format, rate: typeof setting.sample_rate === 'number' ? setting.sample_rate : 32000 };
+}
+
+const SPEECH_TYPES = { mp3: 'audio/mpeg', flac: 'audio/flac', pcm: 'audio/pcm' } as const;
+const SPEECH_SECONDS = 1;
+
+/** A second of a 220 Hz tone, mono, in a format and at a rate MiniMax makes. */
+async function speechAudio(format: 'mp3' | 'flac' | 'pcm', rate: number): Promise<Buffer> {
+  if (format === 'pcm') {
+    const samples = Buffer.alloc(rate * SPEECH_SECONDS * 2);
+    for (let i = 0; i < rate * SPEECH_SECONDS; i++) {
+      samples.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / rate)), i * 2);
+    }
+    return samples;
+  }
+  const codec = format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '128k'] : ['-c:a', 'flac'];
+  // Written to a file, so that the MP3's Xing header and FLAC's STREAMINFO are complete.
+  return withTempDir(async (dir) => {
+    const out = join(dir, `speech.${format}`);
+    const tone = `sine=frequency=220:sample_rate=${rate}:duration=${SPEECH_SECONDS}`;
+    await runFfmpeg(['-f', 'lavfi', '-i', tone, '-ac', '1', ...codec, out], { what: 'fake speech' });
+    return readOutput(out, 'fake speech');
+  });
 }
 
 /** The app part of an endpoint path, as fal builds its request URLs on it. */
@@ -144,6 +177,17 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     'pipe:1',
   ]);
   const glb = await cubeGlb();
+  // Speech, made when first asked for, by format and rate.
+  const speech = new Map<string, Promise<Buffer>>();
+  const speechOf = (job: Job) => {
+    const { format, rate } = speechSetting(job.input);
+    let bytes = speech.get(`${format} ${rate}`);
+    if (!bytes) {
+      bytes = speechAudio(format, rate);
+      speech.set(`${format} ${rate}`, bytes);
+    }
+    return bytes.then((data) => ({ format, data }));
+  };
   const jobs = new Map<string, Job>();
   const submissions: FakeFalSubmission[] = [];
   const cancels: string[] = [];
@@ -176,8 +220,20 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     };
   };
 
-  const result = (job: Job) => {
+  const result = async (job: Job) => {
     const kind = outputKind(job.endpoint);
+    if (kind === 'audio') {
+      const { format, data } = await speechOf(job);
+      return {
+        audio: {
+          url: `${base}/files/${job.id}.${format}`,
+          content_type: SPEECH_TYPES[format],
+          file_name: `${job.id}.${format}`,
+          file_size: data.length,
+        },
+        duration_ms: SPEECH_SECONDS * 1000,
+      };
+    }
     if (kind === 'video') {
       return {
         video: { url: `${base}/files/${job.id}.mp4`, content_type: 'video/mp4', file_name: `${job.id}.mp4` },
@@ -226,6 +282,17 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(mp4.length) }).end(mp4);
         return;
       }
+      const speechFile = /^([\w-]+)\.(mp3|flac|pcm)$/.exec(segments[1] ?? '');
+      if (req.method === 'GET' && segments[0] === 'files' && speechFile) {
+        const job = jobs.get(speechFile[1] ?? '');
+        if (!job) {
+          json(res, 404, { detail: 'File not found' });
+          return;
+        }
+        const { format, data } = await speechOf(job);
+        res.writeHead(200, { 'content-type': SPEECH_TYPES[format], 'content-length': String(data.length) }).end(data);
+        return;
+      }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.glb')) {
         res
           .writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(glb.length) })
@@ -265,7 +332,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         } else if (req.method === 'GET' && tail === '') {
           if (tagOf(job.input) === '504-user') {
             json(res, 504, { detail: 'Request timed out' }, { 'x-fal-request-timeout-type': 'user' });
-          } else json(res, 200, result(job));
+          } else json(res, 200, await result(job));
         } else json(res, 405, { detail: 'Method not allowed' });
         return;
       }
@@ -358,7 +425,8 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const finish = async (job: Job): Promise<void> => {
     job.finished = true;
     if (!job.webhookUrl) return;
-    const body = JSON.stringify({ request_id: job.id, gateway_request_id: job.id, status: 'OK', payload: result(job) });
+    const payload = await result(job);
+    const body = JSON.stringify({ request_id: job.id, gateway_request_id: job.id, status: 'OK', payload });
     const headers = signWebhook(job.id, body);
     webhooks.push({ requestId: job.id, body, headers, submittedAt: job.submittedAt, sentAt: performance.now() });
     await fetch(job.webhookUrl, { method: 'POST', headers, body }).then(

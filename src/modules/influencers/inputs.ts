@@ -1,7 +1,7 @@
 // The normalised requests of the influencer operations, as their plans store them and as
 // whatever serves them reads them.
 import { type Static, Type } from 'typebox';
-import { VoiceProfile } from '../../catalog/voices.ts';
+import { SpokenVoice } from '../../catalog/voices.ts';
 
 /** influencer.train: the influencer whose reference sheet is built, from its two stored images. */
 export const TrainInput = Type.Object({
@@ -26,6 +26,6 @@ export const VideoInput = Type.Object({
   references: Type.Array(Type.String()),
   aspect_ratio: Type.Enum(['16:9', '9:16']),
   duration: Type.Number(),
-  voice: Type.Union([Type.Object({ id: Type.String(), profile: VoiceProfile }), Type.Null()]),
+  voice: Type.Union([SpokenVoice, Type.Null()]),
 });
 export type VideoInput = Static<typeof VideoInput>;

@@ -89,6 +89,7 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: stri
   const speech = await speakFor(ctx, item, {
     voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
     profile: r.voice?.profile ?? DEFAULT_VOICE.profile,
+    vendor_voice: r.voice?.vendor ?? null,
     text: r.dialog ?? r.prompt,
     language: 'en',
     speed: 1,

@@ -7,7 +7,7 @@ import type { GenerationPlan } from '../../engine/types.ts';
 import { createMediaFetcher } from '../../engine/urls.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { selectLatestVoiceOfInfluencer } from '../voices/sql.ts';
+import { selectLatestVoiceOfInfluencer, spokenVoice } from '../voices/sql.ts';
 import { analyseImage, bestFullBody, generateName, type ImageAnalysis } from './analysis.ts';
 import { INFLUENCER_MODEL, planInfluencerImages } from './image-plan.ts';
 import type { TrainInput, VideoInput } from './inputs.ts';
@@ -161,7 +161,7 @@ export async function planInfluencerVideo(
       references: [influencer.face_image, ...extras.map((f) => body[f] as string)],
       aspect_ratio: body.aspect_ratio ?? '9:16',
       duration: seconds,
-      voice: voice ? { id: voice.id, profile: voice.profile } : null,
+      voice: voice ? spokenVoice(voice) : null,
     } satisfies VideoInput,
     items: [
       { type: 'image', price: 0, input: { part: 'first_frame' } },

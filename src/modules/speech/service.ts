@@ -7,7 +7,7 @@ import type { Deps } from '../../app-types.ts';
 import { TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { Timestamp } from '../../lib/schemas.ts';
-import { resolveVoiceProfile } from '../voices/service.ts';
+import { resolveVoice } from '../voices/service.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
 import type { TtsInput } from './inputs.ts';
 
@@ -59,13 +59,14 @@ export async function planTextToSpeech(
   body: Static<typeof TextToSpeechBody>,
   teamId: string,
 ): Promise<GenerationPlan> {
-  const profile = await resolveVoiceProfile(deps, teamId, body.voice_id);
+  const voice = await resolveVoice(deps, teamId, body.voice_id);
   return {
     operation: 'speech.tts',
     model: 'tts-v2',
     input: {
       voice_id: body.voice_id,
-      profile,
+      profile: voice.profile,
+      vendor_voice: voice.vendor ?? null,
       text: body.text,
       language: body.language ?? 'en',
       speed: body.speed ?? 1,

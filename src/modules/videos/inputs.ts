@@ -1,7 +1,7 @@
 // The normalised requests of the video operations, as their plans store them and as whatever
 // serves them (the simulator, and vendors' mappings) reads them.
 import { type Static, Type } from 'typebox';
-import { VoiceProfile } from '../../catalog/voices.ts';
+import { SpokenVoice, VoiceProfile } from '../../catalog/voices.ts';
 import { TTS_EMOTIONS_LIST } from './schemas.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -76,7 +76,7 @@ export const TalkingHeadInput = Type.Object({
     emotion: Type.Enum([...TTS_EMOTIONS_LIST]),
     language: Type.String(),
   }),
-  voice: Nullable(Type.Object({ id: Type.String(), profile: VoiceProfile })),
+  voice: Nullable(SpokenVoice),
   duration: Type.Number(),
   resolution: Type.String(),
   aspect_ratio: Type.String(),

@@ -209,6 +209,7 @@ const prepareTalkingHead = async (
   const speech = await speakFor(ctx, item, {
     voice_id: req.voice.id,
     profile: req.voice.profile,
+    vendor_voice: req.voice.vendor ?? null,
     text: req.script,
     language: req.audio.language,
     speed: req.audio.speed,

@@ -11,7 +11,7 @@ import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
-import { selectLatestVoiceOfInfluencer } from '../voices/sql.ts';
+import { selectLatestVoiceOfInfluencer, spokenVoice } from '../voices/sql.ts';
 import type {
   LipsyncInput,
   LoraInput,
@@ -406,7 +406,7 @@ export async function planTalkingHead(
         `influencer ${influencer.id} has no voice yet: create one with POST /api/v1/voices/generate, or use audio_mode 'upload'`,
       );
     }
-    voice = { id: latest.id, profile: latest.profile };
+    voice = spokenVoice(latest);
   }
   const durations = model.settings.durations;
   const duration = body.duration === undefined ? model.settings.default_duration : Number(body.duration);

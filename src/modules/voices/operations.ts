@@ -1,12 +1,48 @@
-import type { Operation } from '../../engine/types.ts';
+import Value from 'typebox/value';
+import { FIXED_ROUTES } from '../../catalog/routes.ts';
+import { VendorVoice } from '../../catalog/voices.ts';
+import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { voiceFromSample } from '../../providers/simulator/speech.ts';
+import { ProviderError } from '../../providers/types.ts';
+import { readStored } from '../../storage/read.ts';
 import type { VoiceInput } from './inputs.ts';
 import { insertVoice } from './sql.ts';
 
-/** Voice creation: a completed item becomes a voice of the team. */
+/** A voice made at a vendor (ElevenLabs): cloned from the recording, or designed from the prompt. */
+const voiceForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
+  const r = item.request as VoiceInput;
+  return {
+    routes: FIXED_ROUTES[r.method === 'clone' ? 'voice-clone-v1' : 'voice-design-v1'] ?? [],
+    request: {
+      kind: 'voice',
+      method: r.method,
+      name: r.name,
+      description: r.description,
+      sampleUrl: r.audio_url,
+    },
+    expects: 'audio',
+  };
+};
+
+/**
+ * The voice's profile for the service's own speech, read from the vendor's preview of it (a
+ * clone's recording, a design's preview): what speaks the voice if its vendor is ever unavailable.
+ */
+const profileFromPreview = async (ctx: ExecutionContext, _item: ExecutableItem, key: string) => {
+  const preview = await readStored(ctx.storage, key);
+  if (!preview) throw new ProviderError('The voice preview is missing', false);
+  return { profile: await voiceFromSample(preview) };
+};
+
+/** Voice creation: a completed item becomes a voice of the team, made at a vendor or by the service. */
 export const voiceOperations: Record<string, Operation> = {
   'voice.create': {
+    vendor: voiceForVendor,
+    finishFile: profileFromPreview,
     onCompleted: async (db, done) => {
       const r = done.item.request as VoiceInput;
+      const made = done.file.metadata?.vendor_voice;
+      const vendor = Value.Check(VendorVoice, made) ? made : null;
       await insertVoice(db, {
         id: r.voice_id,
         teamId: done.item.teamId,
@@ -15,7 +51,8 @@ export const voiceOperations: Record<string, Operation> = {
         description: r.description,
         type: r.type,
         audioUrl: done.url,
-        customVoiceId: r.custom_voice_id,
+        customVoiceId: vendor?.voice_id ?? r.custom_voice_id,
+        provider: vendor?.provider ?? null,
         influencerId: r.influencer_id,
         profile: done.file.metadata?.profile ?? {},
         generationId: done.item.generationId,

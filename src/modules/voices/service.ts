@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../app-types.ts';
-import { PRESET_VOICES, type VoiceProfile } from '../../catalog/voices.ts';
+import { PRESET_VOICES, type SpokenVoice, type VoiceProfile } from '../../catalog/voices.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { requireInfluencer } from '../influencers/service.ts';
 import type { VoiceInput } from './inputs.ts';
-import { selectVoice } from './sql.ts';
+import { selectVoice, spokenVoice } from './sql.ts';
+
+/** The voice behind a voice id: a preset, or a voice of the team (404 otherwise). */
+export async function resolveVoice(deps: Pick<Deps, 'pool'>, teamId: string, voiceId: string): Promise<SpokenVoice> {
+  const preset = PRESET_VOICES.find((p) => p.id === voiceId);
+  if (preset) return { id: preset.id, profile: preset.profile, vendor: null };
+  const voice = await selectVoice(deps.pool, voiceId);
+  if (!voice || voice.team_id !== teamId) throw notFound('Voice', voiceId);
+  return spokenVoice(voice);
+}
 
 /** The voice profile behind a voice id: a preset, or a voice of the team (404 otherwise). */
 export async function resolveVoiceProfile(
@@ -15,11 +24,7 @@ export async function resolveVoiceProfile(
   teamId: string,
   voiceId: string,
 ): Promise<VoiceProfile> {
-  const preset = PRESET_VOICES.find((p) => p.id === voiceId);
-  if (preset) return preset.profile;
-  const voice = await selectVoice(deps.pool, voiceId);
-  if (!voice || voice.team_id !== teamId) throw notFound('Voice', voiceId);
-  return voice.profile;
+  return (await resolveVoice(deps, teamId, voiceId)).profile;
 }
 
 /** Credits of a voice: cloning analyses a sample, designing builds one from a description. */

@@ -1,4 +1,4 @@
-import type { VoiceProfile } from '../../catalog/voices.ts';
+import type { SpokenVoice, VoiceProfile } from '../../catalog/voices.ts';
 import type { Queryable } from '../../db/pool.ts';
 
 export interface VoiceRow {
@@ -9,6 +9,8 @@ export interface VoiceRow {
   type: 'cloned' | 'designed';
   audio_url: string;
   custom_voice_id: string;
+  /** The vendor whose voice custom_voice_id is; null: the service's own voice. */
+  provider: string | null;
   influencer_id: string | null;
   influencer_name: string | null;
   /** The voice as a provider speaks it (built when the voice was made). */
@@ -16,8 +18,17 @@ export interface VoiceRow {
   created_at: Date;
 }
 
+/** A voice of the team as it is spoken: its profile, and the vendor's voice when one made it. */
+export function spokenVoice(voice: VoiceRow): SpokenVoice {
+  return {
+    id: voice.id,
+    profile: voice.profile,
+    vendor: voice.provider ? { provider: voice.provider, voice_id: voice.custom_voice_id } : null,
+  };
+}
+
 const SELECT = `
-  select v.id, v.team_id, v.name, v.description, v.type, v.audio_url, v.custom_voice_id, v.influencer_id,
+  select v.id, v.team_id, v.name, v.description, v.type, v.audio_url, v.custom_voice_id, v.provider, v.influencer_id,
          i.name as influencer_name, v.profile, v.created_at
   from voices v left join influencers i on i.id = v.influencer_id`;
 
@@ -62,15 +73,17 @@ export async function insertVoice(
     type: 'cloned' | 'designed';
     audioUrl: string;
     customVoiceId: string;
+    provider: string | null;
     influencerId: string | null;
     profile: unknown;
     generationId: string;
   },
 ): Promise<void> {
   await db.query(
-    `insert into voices (id, team_id, workspace_id, name, description, type, audio_url, custom_voice_id, influencer_id,
-       profile, generation_id)
-     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::jsonb, $11::text)
+    `insert into voices (id, team_id, workspace_id, name, description, type, audio_url, custom_voice_id, provider,
+       influencer_id, profile, generation_id)
+     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::text, $10::text,
+       $11::jsonb, $12::text)
      on conflict (id) do nothing`,
     [
       v.id,
@@ -81,6 +94,7 @@ export async function insertVoice(
       v.type,
       v.audioUrl,
       v.customVoiceId,
+      v.provider,
       v.influencerId,
       JSON.stringify(v.profile),
       v.generationId,

@@ -5,11 +5,8 @@
 import { TTS_CONTENT_TYPES, ttsEmotion } from '../../catalog/voices.ts';
 import { wavFromPcm } from '../../lib/wav.ts';
 import { checkByGet, noAnswerError, retryAfterMs, statusError } from '../http.ts';
-import { type Mapping, mappingFor } from '../mapping.ts';
 import {
   type Fetch,
-  type PollResult,
-  type Provider,
   type ProviderCheck,
   ProviderError,
   type SpeechRequest,
@@ -25,6 +22,8 @@ export interface ElevenLabsSettings {
   /** Default ElevenLabs' own API. */
   baseUrl?: string;
   fetch: Fetch;
+  /** Fetches a recording to clone under the service's outbound policy: its bytes and audio type. */
+  fetchSample?: (url: string) => Promise<{ data: Buffer; contentType: string }>;
 }
 
 /** The voice settings of one call (ElevenLabs' `voice_settings`). */
@@ -55,15 +54,16 @@ export const MAX_SPEED = 1.2;
 const MAX_SEED = 4_294_967_295;
 
 /**
- * Our output format → ElevenLabs' `output_format`. `pcm` is our raw s16le mono at 22 050 Hz (the
- * simulator's SPEECH_SAMPLE_RATE), which ElevenLabs serves as `pcm_22050`; WAV comes as ElevenLabs'
- * own `wav_44100` (44.1 kHz PCM and WAV need its Pro tier).
+ * Our output format → ElevenLabs' `output_format`: MP3 as MP3; our `pcm` (raw s16le mono at 22 050
+ * Hz) as `pcm_22050`, which WAV is made from too (ElevenLabs' own WAV and 44.1 kHz PCM need its Pro
+ * tier). The formats it does not make (ogg, flac, aac) come as MP3, converted by the service.
  */
 export const ELEVENLABS_OUTPUT_FORMATS: Readonly<Record<string, string>> = {
   mp3: 'mp3_44100_128',
-  wav: 'wav_44100',
+  wav: 'pcm_22050',
   pcm: 'pcm_22050',
 };
+const FALLBACK_OUTPUT_FORMAT = 'mp3_44100_128';
 
 /**
  * Each TTS emotion as voice settings. ElevenLabs has no emotion parameter: lower `stability` lets a
@@ -104,29 +104,28 @@ export function voiceSettingsFor(emotion: string, speed: number): ElevenLabsVoic
   return { stability, similarity_boost: SIMILARITY_BOOST, style, speed };
 }
 
-/** A speech request as an ElevenLabs TTS input; refuses (invalid_input) what ElevenLabs would refuse. */
+/**
+ * A speech request as an ElevenLabs TTS input, in the voice `voices.elevenlabs`; refuses
+ * (invalid_input) what ElevenLabs would refuse. A speed beyond its 0.7-1.2 is spoken at the nearest
+ * it has (the service makes up the rest), a format it does not make comes as MP3.
+ */
 export function ttsInput(request: SpeechRequest): ElevenLabsTtsInput {
+  const voiceId = request.voices.elevenlabs ?? '';
   if (request.text.trim() === '') throw refused('ElevenLabs needs some text to speak');
-  if (request.voiceId.trim() === '') throw refused('ElevenLabs needs a voice id');
-  const outputFormat = ELEVENLABS_OUTPUT_FORMATS[request.format];
-  if (!outputFormat) {
-    throw refused(
-      `ElevenLabs does not speak ${request.format}: ask for ${Object.keys(ELEVENLABS_OUTPUT_FORMATS).join(', ')}`,
-    );
-  }
-  if (!Number.isFinite(request.speed) || request.speed < MIN_SPEED || request.speed > MAX_SPEED) {
-    throw refused(`ElevenLabs speaks at speeds ${MIN_SPEED} to ${MAX_SPEED}, not ${request.speed}`);
+  if (voiceId.trim() === '') throw refused('ElevenLabs needs a voice id');
+  if (!Number.isFinite(request.speed) || request.speed <= 0) {
+    throw refused(`ElevenLabs needs a positive speed, not ${request.speed}`);
   }
   if (request.seed !== null && !(Number.isInteger(request.seed) && request.seed >= 0 && request.seed <= MAX_SEED)) {
     throw refused(`ElevenLabs takes a seed from 0 to ${MAX_SEED}, not ${request.seed}`);
   }
   return {
-    voice_id: request.voiceId,
-    output_format: outputFormat,
+    voice_id: voiceId,
+    output_format: ELEVENLABS_OUTPUT_FORMATS[request.format] ?? FALLBACK_OUTPUT_FORMAT,
     body: {
       text: request.text,
       language_code: request.language.toLowerCase(),
-      voice_settings: voiceSettingsFor(request.emotion, request.speed),
+      voice_settings: voiceSettingsFor(request.emotion, Math.min(MAX_SPEED, Math.max(MIN_SPEED, request.speed))),
       ...(request.seed === null ? {} : { seed: request.seed }),
     },
   };
@@ -262,6 +261,12 @@ function readInput(input: Record<string, unknown>): {
   return { voiceId: input.voice_id, outputFormat: input.output_format, body };
 }
 
+/** The speed the input's voice settings ask for, when they say. */
+function spokenAt(body: Record<string, unknown>): number | null {
+  const speed = asRecord(body.voice_settings)?.speed;
+  return typeof speed === 'number' ? speed : null;
+}
+
 /** Our content type of an ElevenLabs output format (audio/mpeg, audio/wav, audio/pcm). */
 function contentTypeOf(outputFormat: string): string {
   const codec = outputFormat.split('_')[0];
@@ -271,59 +276,45 @@ function contentTypeOf(outputFormat: string): string {
   return 'application/octet-stream';
 }
 
-/** ElevenLabs' text to speech: a synchronous provider answering one inline audio file per item. */
-export function createElevenLabsProvider(settings: ElevenLabsSettings): Provider {
+/**
+ * One text-to-speech call (`POST /v1/text-to-speech/{voice_id}`, the route's endpoint the model id),
+ * answered with the audio itself; metadata `speed` says what speed it was spoken at.
+ */
+export async function speak(settings: ElevenLabsSettings, request: SubmitRequest): Promise<SubmitResult> {
+  const { voiceId, outputFormat, body } = readInput(request.input);
+  const query = new URLSearchParams({ output_format: outputFormat });
+  const answer = await callElevenLabs(settings, `/v1/text-to-speech/${encodeURIComponent(voiceId)}?${query}`, {
+    method: 'POST',
+    headers: { ...elevenLabsHeaders(settings, true), accept: 'audio/*' },
+    body: JSON.stringify({ ...body, model_id: request.endpoint }),
+    signal: request.signal,
+  });
+  if (answer.body.length === 0) {
+    // The speech was made (and billed) but nothing came back: not sent again.
+    throw new ProviderError(`${VENDOR} answered no audio (HTTP ${answer.status})`, true, {
+      kind: 'unavailable',
+      vendorCode: String(answer.status),
+      maybeAccepted: true,
+    });
+  }
+  const codec = outputFormat.split('_')[0];
+  const sampleRate = Number(outputFormat.split('_')[1]);
+  // A WAV asked for is given a header when the bytes came raw (a PCM format served under a wav name).
+  const data = codec === 'wav' && !isRiff(answer.body) ? wavFromPcm(answer.body, sampleRate) : answer.body;
+  const characters = Number(answer.headers.get('x-character-count'));
   return {
-    id: 'elevenlabs',
-    // ElevenLabs takes no idempotency key: a submit whose outcome is unknown is not sent again.
-    idempotentSubmit: false,
-
-    async submit(request: SubmitRequest): Promise<SubmitResult> {
-      const { voiceId, outputFormat, body } = readInput(request.input);
-      const query = new URLSearchParams({ output_format: outputFormat });
-      const answer = await callElevenLabs(settings, `/v1/text-to-speech/${encodeURIComponent(voiceId)}?${query}`, {
-        method: 'POST',
-        headers: { ...elevenLabsHeaders(settings, true), accept: 'audio/*' },
-        body: JSON.stringify({ ...body, model_id: request.endpoint }),
-        signal: request.signal,
-      });
-      if (answer.body.length === 0) {
-        // The speech was made (and billed) but nothing came back: not sent again.
-        throw new ProviderError(`${VENDOR} answered no audio (HTTP ${answer.status})`, true, {
-          kind: 'unavailable',
-          vendorCode: String(answer.status),
-          maybeAccepted: true,
-        });
-      }
-      const codec = outputFormat.split('_')[0];
-      const sampleRate = Number(outputFormat.split('_')[1]);
-      // A WAV asked for is given a header when the bytes came raw (a PCM format served under a wav name).
-      const data = codec === 'wav' && !isRiff(answer.body) ? wavFromPcm(answer.body, sampleRate) : answer.body;
-      const characters = Number(answer.headers.get('x-character-count'));
-      return {
-        kind: 'done',
-        output: {
-          files: [{ data, contentType: contentTypeOf(outputFormat) }],
-          metadata: {
-            voice_id: voiceId,
-            model_id: request.endpoint,
-            output_format: outputFormat,
-            character_count: answer.headers.has('x-character-count') && Number.isFinite(characters) ? characters : null,
-            request_id: answer.headers.get('request-id') ?? answer.headers.get('x-request-id'),
-          },
-        },
-      };
+    kind: 'done',
+    output: {
+      files: [{ data, contentType: contentTypeOf(outputFormat) }],
+      metadata: {
+        voice_id: voiceId,
+        model_id: request.endpoint,
+        output_format: outputFormat,
+        speed: spokenAt(body),
+        character_count: answer.headers.has('x-character-count') && Number.isFinite(characters) ? characters : null,
+        request_id: answer.headers.get('request-id') ?? answer.headers.get('x-request-id'),
+      },
     },
-
-    async poll(): Promise<PollResult> {
-      // Every submit answers with its audio: no job of this vendor is ever left to poll.
-      return {
-        kind: 'failed',
-        error: new ProviderError('synchronous vendor: nothing to poll', false, { kind: 'internal' }),
-      };
-    },
-
-    check: () => checkElevenLabs(settings),
   };
 }
 
@@ -332,8 +323,3 @@ export async function checkElevenLabs(settings: ElevenLabsSettings): Promise<Pro
   if (settings.apiKey.trim() === '') return { reachable: null, detail: 'No ElevenLabs API key is set' };
   return checkByGet(VENDOR, settings.fetch, `${elevenLabsBase(settings)}/v1/user`, elevenLabsHeaders(settings, false));
 }
-
-/** The mappings of ElevenLabs routes, by name: `tts`, a speech request as a text-to-speech call. */
-export const ELEVENLABS_MAPPINGS: Record<string, Mapping> = {
-  tts: mappingFor('speech', ttsInput),
-};

@@ -1,7 +1,7 @@
 // ElevenLabs' own voices: an instant clone from recordings (`POST /v1/voices/add`, multipart), and a
 // voice designed from a description (`POST /v1/text-to-voice/design`: previews to listen to), one of
 // whose previews is then saved as a voice (`POST /v1/text-to-voice`). Errors read as TTS errors do.
-import { ProviderError } from '../types.ts';
+import { ProviderError, type SubmitRequest, type SubmitResult, type VoiceRequest } from '../types.ts';
 import { callElevenLabs, type ElevenLabsSettings, elevenLabsHeaders, parseObject } from './client.ts';
 
 /** A recording of the voice to clone. */
@@ -154,4 +154,99 @@ export async function saveDesignedVoice(
   const body = parseObject(answer.body.toString('utf8'));
   if (typeof body?.voice_id !== 'string') throw malformed('a saved voice');
   return { voiceId: body.voice_id };
+}
+
+/** What a voice item's input holds: the voice's name and description, and the recording of a clone. */
+export type ElevenLabsVoiceInput = { name: string; description: string; sample_url: string | null };
+
+/** What a designed voice's description says when ours is shorter than ElevenLabs takes. */
+const SHORT_DESCRIPTION_SUFFIX = ': a clear, natural speaking voice';
+
+/**
+ * A voice request as the input of a clone (`voices/add`) or a design (`text-to-voice`). A design
+ * description shorter than ElevenLabs' 20 characters is completed to say it is a speaking voice;
+ * one longer than its 1000 is cut at a word.
+ */
+export function voiceInput(request: VoiceRequest): ElevenLabsVoiceInput {
+  const name = request.name.trim().slice(0, 100) || 'Voice';
+  if (request.method === 'clone') {
+    if (!request.sampleUrl) throw refused('A cloned voice needs a recording');
+    return { name, description: (request.description ?? '').slice(0, 500), sample_url: request.sampleUrl };
+  }
+  let description = (request.description ?? '').trim();
+  if (description === '') throw refused('A designed voice needs a description');
+  if (description.length < DESCRIPTION_CHARS.min) description += SHORT_DESCRIPTION_SUFFIX;
+  if (description.length > DESCRIPTION_CHARS.max) {
+    const cut = description.slice(0, DESCRIPTION_CHARS.max);
+    description = cut.slice(0, Math.max(cut.lastIndexOf(' '), DESCRIPTION_CHARS.min)).trim();
+  }
+  return { name, description, sample_url: null };
+}
+
+function readVoiceInput(input: Record<string, unknown>): ElevenLabsVoiceInput {
+  if (typeof input.name !== 'string' || typeof input.description !== 'string') {
+    throw new ProviderError('An ElevenLabs voice input needs name and description', false, { kind: 'internal' });
+  }
+  return {
+    name: input.name,
+    description: input.description,
+    sample_url: typeof input.sample_url === 'string' ? input.sample_url : null,
+  };
+}
+
+/** The output of a voice made at ElevenLabs: its preview audio, and the voice (metadata `vendor_voice`). */
+function madeVoice(voiceId: string, preview: { data: Buffer; contentType: string }, extra: Record<string, unknown>) {
+  return {
+    kind: 'done' as const,
+    output: {
+      files: [preview],
+      metadata: { vendor_voice: { provider: 'elevenlabs', voice_id: voiceId }, ...extra },
+    },
+  };
+}
+
+/**
+ * Makes a voice at ElevenLabs: an instant clone of the recording (whose preview is the recording
+ * itself), or a design whose first preview is saved as the voice (its preview is that audio).
+ */
+export async function makeVoice(settings: ElevenLabsSettings, request: SubmitRequest): Promise<SubmitResult> {
+  const input = readVoiceInput(request.input);
+  if (request.endpoint === 'voices/add') {
+    if (!input.sample_url) throw refused('A cloned voice needs a recording');
+    if (!settings.fetchSample) {
+      throw new ProviderError('ElevenLabs cannot be given recordings here', false, { kind: 'internal' });
+    }
+    let sample: { data: Buffer; contentType: string };
+    try {
+      sample = await settings.fetchSample(input.sample_url);
+    } catch (err) {
+      if (err instanceof ProviderError) throw err;
+      throw refused(`The recording could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const extension = sample.contentType.split('/')[1]?.split(';')[0]?.replace('mpeg', 'mp3') ?? 'audio';
+    const cloned = await cloneVoice(settings, {
+      name: input.name,
+      description: input.description || undefined,
+      files: [{ data: sample.data, fileName: `sample.${extension}`, contentType: sample.contentType }],
+      signal: request.signal,
+    });
+    return madeVoice(cloned.voiceId, sample, { requires_verification: cloned.requiresVerification });
+  }
+  if (request.endpoint === 'text-to-voice') {
+    const designed = await designVoice(settings, { description: input.description, signal: request.signal });
+    const chosen = designed.previews[0];
+    if (!chosen) throw malformed('a design without previews');
+    const saved = await saveDesignedVoice(settings, {
+      name: input.name,
+      description: input.description,
+      generatedVoiceId: chosen.generatedVoiceId,
+      signal: request.signal,
+    });
+    return madeVoice(
+      saved.voiceId,
+      { data: chosen.audio, contentType: chosen.mediaType },
+      { generated_voice_id: chosen.generatedVoiceId, preview_text: designed.text },
+    );
+  }
+  throw new ProviderError(`ElevenLabs has no voice endpoint ${request.endpoint}`, false, { kind: 'internal' });
 }

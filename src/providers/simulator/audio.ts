@@ -8,6 +8,7 @@
 // pre-rendered drum hits) in a few hundred milliseconds for a 60 s track; the master section
 // (delay, room, limiter) then streams slices to ffmpeg while it encodes the previous ones.
 
+import { AUDIO_ENCODINGS, type AudioFormat } from '../../lib/audio.ts';
 import { F32_FORMAT, probeFile, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError, type ProviderFile } from '../types.ts';
 import { Rng } from './random.ts';
@@ -19,27 +20,7 @@ export interface Pcm {
   channels: 1 | 2;
 }
 
-/** Formats encodeAudio writes; 'pcm' is raw signed 16-bit little-endian without a header. */
-export type AudioFormat = 'mp3' | 'wav' | 'ogg' | 'flac' | 'aac' | 'pcm';
-
-const FORMATS: Record<
-  Exclude<AudioFormat, 'pcm'>,
-  { contentType: string; args: string[]; rates?: readonly number[] }
-> = {
-  mp3: {
-    contentType: 'audio/mpeg',
-    args: ['-c:a', 'libmp3lame', '-b:a', '192k', '-compression_level', '7', '-joint_stereo', '0', '-f', 'mp3'],
-    rates: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000],
-  },
-  wav: { contentType: 'audio/wav', args: ['-c:a', 'pcm_s16le', '-f', 'wav'] },
-  ogg: { contentType: 'audio/ogg', args: ['-c:a', 'libvorbis', '-q:a', '5', '-f', 'ogg'] },
-  flac: { contentType: 'audio/flac', args: ['-c:a', 'flac', '-f', 'flac'] },
-  aac: {
-    contentType: 'audio/aac',
-    args: ['-c:a', 'aac', '-b:a', '160k', '-f', 'adts'],
-    rates: [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000],
-  },
-};
+export type { AudioFormat };
 
 function checkPcm(pcm: Pcm): number {
   if (!Number.isInteger(pcm.sampleRate) || pcm.sampleRate < 8000 || pcm.sampleRate > 192000) {
@@ -84,7 +65,7 @@ async function encodeStream(
   format: Exclude<AudioFormat, 'pcm'>,
   durationSeconds: number,
 ): Promise<ProviderFile> {
-  const spec = FORMATS[format];
+  const spec = AUDIO_ENCODINGS[format];
   if (!spec) throw new ProviderError(`unsupported audio format '${String(format)}'`, false);
   // Codecs with a fixed set of rates get the nearest higher one (44.1 kHz when none is).
   const rate =

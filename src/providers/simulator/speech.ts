@@ -21,6 +21,7 @@ import {
   TTS_CONTENT_TYPES,
   TTS_EMOTIONS,
   TTS_FORMATS,
+  TTS_PCM_SAMPLE_RATE,
   type TtsEmotion,
   type TtsFormat,
   ttsEmotion,
@@ -33,8 +34,8 @@ import { sha256 } from './random.ts';
 // ---------------------------------------------------------------------------------------
 // Public types and catalogues (the presets and formats live in the catalog).
 
-/** eSpeak's native sample rate; every output is mono at this rate. */
-export const SPEECH_SAMPLE_RATE = 22050;
+/** eSpeak's native sample rate (our `pcm` format's); every output is mono at this rate. */
+export const SPEECH_SAMPLE_RATE = TTS_PCM_SAMPLE_RATE;
 
 export interface SpeechOptions {
   /** 0.6..1.5, multiplies the voice's rate. */

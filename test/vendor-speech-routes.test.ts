@@ -1,0 +1,148 @@
+// Speech on its routes with both speech vendors configured (fakes of ElevenLabs and of fal's queue on
+// 127.0.0.1): a preset ElevenLabs is not given goes to MiniMax on fal, ElevenLabs failing over goes
+// there too, and the speech other operations need (a talking head's script, an influencer video's
+// dialog) is spoken by the route that speaks the voice.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { probeMedia } from '../src/lib/ffmpeg.ts';
+import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, waitForGeneration } from './media-helpers.ts';
+
+const MINIMAX = 'fal-ai/minimax/speech-02-hd';
+
+interface SpeechAnswer {
+  generation_id: string;
+  audio_url: string;
+  duration_seconds: number;
+  credits_used: number;
+}
+
+describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
+  let el: FakeElevenLabs;
+  let fal: FakeFal;
+  let server: TestServer;
+  let team: TeamFixture;
+  const VOICE = 'JBFqnCBsd6RMkjVDRZzb';
+
+  before(async () => {
+    el = await startFakeElevenLabs();
+    fal = await startFakeFal();
+    server = await startTestServer({
+      env: {
+        ELEVENLABS_API_KEY: el.apiKey,
+        ELEVENLABS_BASE_URL: el.url,
+        ELEVENLABS_VOICE_MAP: JSON.stringify({ Wise_Woman: VOICE }),
+        FAL_KEY: fal.key,
+        FAL_QUEUE_URL: fal.url,
+        FAL_JWKS_URL: fal.jwksUrl,
+        WORKER_CONCURRENCY: '2',
+      },
+    });
+    team = await createTeam(server, 1_000_000);
+  });
+  after(async () => {
+    await server.close();
+    await el.close();
+    await fal.close();
+  });
+
+  async function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    const r = await call<T>(server, 'POST', path, { token: team.key, body });
+    assert.equal(r.status, 200, `${path}: ${r.text}`);
+    return r.body;
+  }
+  const ttsCalls = () => el.calls.filter((c) => c.path.startsWith('/v1/text-to-speech/'));
+  const minimaxJobs = () => fal.submissions.filter((s) => s.endpoint === MINIMAX);
+
+  test('a preset ElevenLabs is not given is spoken by MiniMax on fal, in the format asked for', async () => {
+    const before = ttsCalls().length;
+    const answer = await post<SpeechAnswer>('/api/v2/text-to-speech', {
+      voice_id: 'Deep_Voice_Man',
+      text: 'The harbour lights are on.',
+      emotion: 'calm',
+      speed: 1.3,
+      output_format: 'ogg',
+    });
+    assert.equal(ttsCalls().length, before, 'not ElevenLabs');
+    const job = minimaxJobs().at(-1);
+    assert.equal(job?.input.text, 'The harbour lights are on.');
+    const voice = job?.input.voice_setting as Record<string, unknown>;
+    assert.equal(voice.voice_id, 'Deep_Voice_Man');
+    assert.equal(voice.speed, 1.3);
+    assert.equal(voice.emotion, 'neutral');
+    assert.equal(job?.input.output_format, 'url');
+    assert.ok(answer.audio_url.endsWith('.ogg'), answer.audio_url);
+    const probe = await probeMedia(Buffer.from(await (await fetch(answer.audio_url)).arrayBuffer()));
+    assert.equal(probe.audioCodec, 'vorbis', 'converted by the service');
+    assert.ok(Math.abs(probe.durationSeconds - answer.duration_seconds) < 0.1);
+  });
+
+  test('a mapped preset ElevenLabs cannot speak (its quota spent) fails over to MiniMax, charged once', async () => {
+    const before = await balanceOf(server, team.key);
+    const answer = await post<SpeechAnswer>('/api/v2/text-to-speech', {
+      voice_id: 'Wise_Woman',
+      text: 'No credit left at the first vendor [el:quota]',
+    });
+    assert.equal(ttsCalls().at(-1)?.body?.text, 'No credit left at the first vendor [el:quota]');
+    assert.equal(minimaxJobs().at(-1)?.input.text, 'No credit left at the first vendor [el:quota]');
+    assert.equal(await balanceOf(server, team.key), before - answer.credits_used);
+    assert.ok((await probeMedia(Buffer.from(await (await fetch(answer.audio_url)).arrayBuffer()))).hasAudio);
+  });
+
+  test("a talking head's script and an influencer video's dialog are spoken in the ElevenLabs voice", async () => {
+    const image = await post<{ generation_id: string }>('/api/v1/images/generate', {
+      prompt: 'a portrait of a smiling robot',
+      model: 'flux-1-pro',
+    });
+    const imageUrl = (await waitForGeneration(server, team.key, image.generation_id)).items[0]?.url ?? '';
+    const influencer = await post<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
+    for (const deadline = Date.now() + 30_000; ; ) {
+      const list = await call<Array<{ id: string; ready_for_generation: boolean }>>(
+        server,
+        'GET',
+        '/api/v1/influencers',
+        { token: team.key },
+      );
+      if (list.body.find((i) => i.id === influencer.influencer_id)?.ready_for_generation) break;
+      if (Date.now() > deadline) assert.fail('the influencer never became ready');
+      await sleep(100);
+    }
+    const voice = await post<{ voice_id: string }>('/api/v1/voices/generate', {
+      method: 'design',
+      prompt: 'a warm, bright voice for a friendly robot host',
+      influencer_id: influencer.influencer_id,
+    });
+    const vendorId = (
+      await call<{ custom_voice_id: string }>(server, 'GET', `/api/v1/voices/${voice.voice_id}`, { token: team.key })
+    ).body.custom_voice_id;
+    assert.match(vendorId, /^designed_/);
+
+    const head = await post<{ generation_id: string }>('/api/v1/videos/talking-head', {
+      script: 'Welcome to the show, everyone.',
+      influencer_id: influencer.influencer_id,
+      start_image_url: imageUrl,
+      model: 'omnihuman-1.5',
+    });
+    const done = await waitForGeneration(server, team.key, head.generation_id, 30_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    const spoken = ttsCalls().find((c) => c.body?.text === 'Welcome to the show, everyone.');
+    assert.equal(spoken?.path, `/v1/text-to-speech/${vendorId}`, 'the script, in the voice made at ElevenLabs');
+    const sent = fal.submissions.filter((s) => s.endpoint === 'fal-ai/bytedance/omnihuman/v1.5').at(-1);
+    const audio = Buffer.from(await (await fetch(String(sent?.input.audio_url))).arrayBuffer());
+    assert.deepEqual(audio, el.mp3, 'fal is given the speech ElevenLabs made, stored by us');
+
+    const video = await post<{ generation_id: string }>('/api/v1/influencers/video', {
+      influencer_id: influencer.influencer_id,
+      prompt: 'walking along the pier',
+      dialog: 'The sea is calm today.',
+    });
+    const clip = await waitForGeneration(server, team.key, video.generation_id, 60_000);
+    assert.equal(clip.status, 'completed', JSON.stringify(clip.items));
+    const dialog = ttsCalls().find((c) => c.body?.text === 'The sea is calm today.');
+    assert.equal(dialog?.path, `/v1/text-to-speech/${vendorId}`, 'the dialog, in the same voice');
+    const voiced = await probeMedia(Buffer.from(await (await fetch(clip.items[2]?.url ?? '')).arrayBuffer()));
+    assert.ok(voiced.hasVideo && voiced.hasAudio);
+  });
+});
