@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { decodeAudio } from '../src/providers/simulator/audio.ts';
 import { analyzeSpeech } from '../src/providers/simulator/speech.ts';
-import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import {
   balanceOf,
   expectError,
@@ -13,6 +13,7 @@ import {
   fetchAndProbe,
   generateAndWait,
   waitForGeneration,
+  waitForInfluencer,
 } from './media-helpers.ts';
 
 interface Influencer {
@@ -61,17 +62,6 @@ async function startImageServer(): Promise<{ server: Server; url: (name: string)
   return { server, url: (name) => `${base}/${name}` };
 }
 
-async function waitReady(server: TestServer, key: string, id: string): Promise<Influencer> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const list = await call<Influencer[]>(server, 'GET', '/api/v1/influencers', { token: key });
-    const found = list.body.find((i) => i.id === id);
-    if (found?.ready_for_generation) return found;
-    if (Date.now() > deadline) throw new Error(`influencer ${id} never became ready`);
-    await sleep(100);
-  }
-}
-
 describe('influencers and voices', () => {
   let server: TestServer;
   let team: TeamFixture;
@@ -110,7 +100,7 @@ describe('influencers and voices', () => {
     assert.equal(r.body.credits_used, 250);
     assert.match(String(r.body.name), /^[A-Z][a-z]+ [A-Z][a-z]+$/);
     assert.equal(await balanceOf(server, fresh.key), 750);
-    const influencer = await waitReady(server, fresh.key, String(r.body.influencer_id));
+    const influencer = await waitForInfluencer<Influencer>(server, fresh.key, String(r.body.influencer_id));
     assert.equal(influencer.training_status, 'completed');
     assert.deepEqual(Object.keys(influencer).sort(), [
       'best_full_image',
@@ -133,7 +123,7 @@ describe('influencers and voices', () => {
     const url = images.url('face.png');
     const one = await create({ image_urls: [url], name: 'Solo' });
     assert.equal(one.status, 200, one.text);
-    ready = await waitReady(server, team.key, String(one.body.influencer_id));
+    ready = await waitForInfluencer<Influencer>(server, team.key, String(one.body.influencer_id));
     assert.equal((await create({ image_urls: Array(20).fill(url), name: 'Twenty', age: 18 })).status, 200);
     await expectInvalid(server, team.key, '/api/v1/influencers/create', [
       [{ image_urls: Array(21).fill(url) }, 'image_urls'],
@@ -401,7 +391,7 @@ describe('influencers and voices', () => {
 
   test('influencer video: planned frames first, video later, voice conversion when the influencer has a voice', async () => {
     const fresh = await create({ image_urls: [images.url('face.png')], name: 'Voiceless' });
-    const voiceless = await waitReady(server, team.key, String(fresh.body.influencer_id));
+    const voiceless = await waitForInfluencer<Influencer>(server, team.key, String(fresh.body.influencer_id));
     const path = '/api/v1/influencers/video';
     const plain = await call<Record<string, unknown>>(server, 'POST', path, {
       token: team.key,
@@ -436,7 +426,7 @@ describe('influencers and voices', () => {
 
   test('talking head in generate mode speaks with the influencer’s latest voice, 400 when it has none', async () => {
     const fresh = await create({ image_urls: [images.url('face.png')], name: 'Mute' });
-    const mute = await waitReady(server, team.key, String(fresh.body.influencer_id));
+    const mute = await waitForInfluencer<Influencer>(server, team.key, String(fresh.body.influencer_id));
     const r = await expectError(
       server,
       team.key,

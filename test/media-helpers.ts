@@ -39,6 +39,25 @@ export async function waitForGeneration(server: TestServer, key: string, id: str
   }
 }
 
+/** Polls the influencer list until the influencer is ready for generation; its listing then. */
+export async function waitForInfluencer<
+  T extends { id: string; ready_for_generation: boolean } = {
+    id: string;
+    face_image: string;
+    ready_for_generation: boolean;
+  },
+>(server: TestServer, key: string, id: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const list = await call<T[]>(server, 'GET', '/api/v1/influencers', { token: key });
+    assert.equal(list.status, 200, list.text);
+    const found = list.body.find((i) => i.id === id);
+    if (found?.ready_for_generation) return found;
+    if (Date.now() > deadline) throw new Error(`influencer ${id} never became ready`);
+    await sleep(100);
+  }
+}
+
 /** Creates a generation, waits for it, and returns its first result URL (asserting it completed). */
 export async function generateAndWait(
   server: TestServer,

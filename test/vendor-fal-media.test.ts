@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { NodeIO } from '@gltf-transform/core';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
-import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, type StatusRecord, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
 
 describe('media operations through fal.ai', () => {
   let fal: FakeFal;
@@ -183,17 +183,7 @@ describe('media operations through fal.ai', () => {
     const influencer = await post<{ influencer_id: string }>('/api/v1/influencers/create', {
       image_urls: [imageUrl],
     });
-    for (const deadline = Date.now() + 30_000; ; ) {
-      const list = await call<Array<{ id: string; ready_for_generation: boolean }>>(
-        server,
-        'GET',
-        '/api/v1/influencers',
-        { token: team.key },
-      );
-      if (list.body.find((i) => i.id === influencer.influencer_id)?.ready_for_generation) break;
-      if (Date.now() > deadline) assert.fail('the influencer never became ready');
-      await sleep(100);
-    }
+    await waitForInfluencer(server, team.key, influencer.influencer_id);
     await post('/api/v1/voices/generate', {
       method: 'design',
       prompt: 'a warm, bright voice',

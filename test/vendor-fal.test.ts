@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
+import { balanceOf, type StatusRecord, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
 
 const generate = (server: TestServer, team: TeamFixture, body: Record<string, unknown>) =>
   call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', { token: team.key, body });
@@ -151,19 +151,7 @@ describe('images through fal.ai, finished by its webhooks', () => {
       body: { image_urls: [`${fal.url}/files/face.png`] },
     });
     assert.equal(created.status, 200, created.text);
-    let face = '';
-    for (const deadline = Date.now() + 30_000; !face; ) {
-      const list = await call<Array<{ id: string; face_image: string; ready_for_generation: boolean }>>(
-        server,
-        'GET',
-        '/api/v1/influencers',
-        { token: team.key },
-      );
-      const found = list.body.find((i) => i.id === created.body.influencer_id);
-      if (found?.ready_for_generation) face = found.face_image;
-      else if (Date.now() > deadline) throw new Error('the influencer never became ready');
-      else await new Promise((r) => setTimeout(r, 100));
-    }
+    const face = (await waitForInfluencer(server, team.key, created.body.influencer_id)).face_image;
     const outfit = `${fal.url}/files/outfit.png`;
     const generated = await call<{ generation_id: string }>(server, 'POST', '/api/v1/influencers/generate', {
       token: team.key,

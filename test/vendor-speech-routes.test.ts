@@ -7,8 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
-import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, waitForGeneration } from './media-helpers.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
 
 const MINIMAX = 'fal-ai/minimax/speech-02-hd';
 
@@ -98,17 +98,7 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     });
     const imageUrl = (await waitForGeneration(server, team.key, image.generation_id)).items[0]?.url ?? '';
     const influencer = await post<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
-    for (const deadline = Date.now() + 30_000; ; ) {
-      const list = await call<Array<{ id: string; ready_for_generation: boolean }>>(
-        server,
-        'GET',
-        '/api/v1/influencers',
-        { token: team.key },
-      );
-      if (list.body.find((i) => i.id === influencer.influencer_id)?.ready_for_generation) break;
-      if (Date.now() > deadline) assert.fail('the influencer never became ready');
-      await sleep(100);
-    }
+    await waitForInfluencer(server, team.key, influencer.influencer_id);
     const voice = await post<{ voice_id: string }>('/api/v1/voices/generate', {
       method: 'design',
       prompt: 'a warm, bright voice for a friendly robot host',
