@@ -11,7 +11,7 @@ import { probeMedia } from './lib/ffmpeg.ts';
 import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
-import { changeCredits } from './modules/credits/service.ts';
+import { changeCredits, getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
 import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { resolveWorkspace } from './modules/workspaces/service.ts';
@@ -63,6 +63,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     instanceId: newId('proc'),
     engine: {
       changeCredits,
+      readBalance: getBalance,
       enqueueWebhook,
       webhookTask: WEBHOOK_TASK,
       queueDeliveryAttempt,

@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import type { Static, TObject, TSchema } from 'typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import type { App, Deps } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
+import { DRY_RUN, isDryRun } from '../lib/dry-run.ts';
 import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { executionContext, operations } from '../operations.ts';
@@ -24,6 +25,18 @@ async function waitUntilFinished(pool: Queryable, itemIds: string[], deadline: n
     await new Promise((resolve) => setTimeout(resolve, SYNC_WAIT_STEP_MS));
   }
 }
+
+/** What a dry run (`Prefer: dry-run`) answers: the credits the request would charge, and the balance. */
+export const Quote = Type.Object(
+  {
+    credits: Type.Integer({ description: 'What the request would charge' }),
+    balance: Type.Integer({ description: "The team's balance now" }),
+    items: Type.Integer({ description: 'The outputs it would make' }),
+    estimated_seconds: Type.Number(),
+  },
+  { $id: 'Quote', title: 'Quote' },
+);
+export type Quote = Static<typeof Quote>;
 
 /** The outcome of each item of a synchronous request, in order. */
 export interface SyncResult {
@@ -74,11 +87,22 @@ export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSc
   ): Static<TResponse>;
 }
 
+/** The paths of the declared generation endpoints (`:name` a path parameter), each as a pattern. */
+const generationPaths = new Map<string, RegExp>();
+
+/** The declared generation endpoint a path is one of (its URL with `:name` parameters), if any. */
+export function generationEndpointOf(path: string): string | undefined {
+  for (const [url, pattern] of generationPaths) if (pattern.test(path)) return url;
+  return undefined;
+}
+
 /** Registers one declared generation endpoint on the app. */
 export function defineGenerationEndpoint<TBody extends TObject, TResponse extends TSchema>(
   app: App,
   endpoint: GenerationEndpoint<TBody, TResponse>,
 ): void {
+  const escaped = endpoint.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+');
+  generationPaths.set(endpoint.url, new RegExp(`^${escaped}$`));
   const schema: FastifySchema = {
     tags: endpoint.tags,
     summary: endpoint.summary,
@@ -92,6 +116,12 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
           type: 'string',
           description: 'Same key and body within 24 h replays the first response without a second charge',
         },
+        prefer: {
+          type: 'string',
+          description:
+            '`dry-run`: validate and price the request, answer `{credits, balance, items, estimated_seconds}` ' +
+            '(with `Preference-Applied: dry-run`), and write and charge nothing',
+        },
       },
     },
     response: {
@@ -100,7 +130,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     },
   };
 
-  const handler = async (request: FastifyRequest): Promise<unknown> => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const { deps } = app;
     const teamId = request.principal.teamId;
     const body = request.body as Static<TBody>;
@@ -112,6 +142,17 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     );
     const plan = await endpoint.plan(deps, body, teamId, params);
     await checkUserUrls(deps, plan);
+    if (isDryRun(request)) {
+      // Validated and priced as the request would be; nothing is written or charged.
+      const quote: Quote = {
+        credits: plan.items.reduce((sum, item) => sum + item.price, 0),
+        balance: await deps.engine.readBalance(deps.pool, teamId),
+        items: plan.items.length,
+        estimated_seconds: plan.estimatedSeconds,
+      };
+      reply.header('preference-applied', DRY_RUN).type('application/json; charset=utf-8');
+      return reply.send(JSON.stringify(quote));
+    }
 
     const owner = { teamId, workspaceId };
     const inRequest = new Set(endpoint.sync ? plan.items.map((_, i) => i) : (endpoint.runInRequest ?? []));

@@ -33,6 +33,8 @@ export interface EngineWebhook {
 export interface EngineServices {
   /** Writes a credit change and its ledger row; refuses (402) a charge the balance cannot cover. */
   changeCredits(db: Queryable, change: EngineCreditChange): Promise<unknown>;
+  /** The team's credit balance. */
+  readBalance(db: Queryable, teamId: string): Promise<number>;
   /** Records a webhook delivery in the caller's transaction; its own jobs deliver it. */
   enqueueWebhook(db: Queryable, webhook: EngineWebhook): Promise<void>;
   /** The job task that delivers webhooks (the recovery sweep requeues stranded deliveries). */

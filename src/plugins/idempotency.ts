@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.ts';
+import { isDryRun } from '../lib/dry-run.ts';
 import { AppError } from '../lib/errors.ts';
 import {
   ClaimsInFlight,
@@ -18,7 +19,8 @@ const GHOST_CHECK_MS = 5000;
  * 24 h replays the first response (without doing the work again), another body is a 422 and a
  * key still in flight a 409. Work that has its own transaction stores the response inside it (see
  * the engine); for the rest the response is stored when it is sent. Streamed (multipart) uploads
- * cannot be fingerprinted, so the key is ignored there.
+ * cannot be fingerprinted, so the key is ignored there; so is a dry run (`Prefer: dry-run`), which
+ * does nothing to replay.
  */
 export function installIdempotency(app: App): void {
   app.decorateRequest('idempotency', null);
@@ -45,7 +47,13 @@ export function installIdempotency(app: App): void {
     const header = request.headers['idempotency-key'];
     // Only JSON bodies can be fingerprinted; a streamed (multipart) body is read by its handler later.
     const json = (request.headers['content-type'] ?? '').startsWith('application/json');
-    if (header === undefined || !json || request.method !== 'POST' || request.routeOptions.config.auth !== 'api-key') {
+    if (
+      header === undefined ||
+      !json ||
+      request.method !== 'POST' ||
+      request.routeOptions.config.auth !== 'api-key' ||
+      isDryRun(request)
+    ) {
       done();
       return;
     }
