@@ -3,9 +3,8 @@ import { isDatabaseUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { VendorHandle } from '../providers/types.ts';
+import { stopItem } from './cancel.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, VENDOR_POLL_TASK } from './create.ts';
-import { finishItem } from './finish.ts';
 import * as sql from './sql.ts';
 import type { EngineServices, Operation } from './types.ts';
 
@@ -54,18 +53,9 @@ export async function sweepOnce(
     const item = await sql.selectUnfinishedItem(pool, id);
     if (!item) continue;
     const limit = options.deadlinesS[item.type] ?? FALLBACK_DEADLINE_S;
-    const failed = await finishItem(pool, services, operations[item.operation], item, {
-      ok: false,
-      error: `Timed out: not finished within ${limit < 120 ? `${limit} seconds` : `${Math.round(limit / 60)} minutes`} of being accepted`,
-      errorKind: 'timeout',
-    });
-    if (!failed) continue;
-    report.failedItems += 1;
-    // The vendor may still be working on it (and charging for it): ask it to stop.
-    const provider = item.provider ? options.providers.get(item.provider) : undefined;
-    if (item.vendor_state === 'accepted' && item.vendor_handle && provider?.cancel) {
-      await provider.cancel(item.vendor_handle as VendorHandle).catch((err: unknown) => options.log?.(err as Error));
-    }
+    const within = limit < 120 ? `${limit} seconds` : `${Math.round(limit / 60)} minutes`;
+    const failure = { error: `Timed out: not finished within ${within} of being accepted`, errorKind: 'timeout' };
+    if (await stopItem(pool, services, operations, item, failure, options)) report.failedItems += 1;
   }
   if (!options.judgeLeases) return report;
   for (const id of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {

@@ -162,20 +162,96 @@ export interface StatusRow {
   }>;
 }
 
-const STATUS_SELECT = `
-  select g.id, g.team_id, g.status, g.operation, g.credits_charged, g.credits_refunded, g.total_items,
-         g.completed_items, g.failed_items, g.result,
-         (select coalesce(json_agg(json_build_object(
-                    'id', i.id, 'type', i.type, 'status', i.status, 'url', i.url,
-                    'error', case when i.status = 'FAILED' then i.error end,
-                    'progress', case i.status when 'COMPLETED' then 1 when 'QUEUED' then 0
-                                  else coalesce(i.progress, 0) end,
-                    'queue_position', case when i.status in ('QUEUED', 'PROCESSING') then i.queue_position end,
-                    'created_at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                    'updated_at', to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-                  order by i.position), '[]'::json)
-            from generation_items i where i.generation_id = g.id) as items
-  from generations g`;
+/** A generation's items as its status record lists them, in order (a correlated subquery on `g`). */
+const STATUS_ITEMS = `
+  (select coalesce(json_agg(json_build_object(
+             'id', i.id, 'type', i.type, 'status', i.status, 'url', i.url,
+             'error', case when i.status = 'FAILED' then i.error end,
+             'progress', case i.status when 'COMPLETED' then 1 when 'QUEUED' then 0
+                           else coalesce(i.progress, 0) end,
+             'queue_position', case when i.status in ('QUEUED', 'PROCESSING') then i.queue_position end,
+             'created_at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'updated_at', to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+           order by i.position), '[]'::json)
+     from generation_items i where i.generation_id = g.id) as items`;
+
+const STATUS_COLUMNS = `g.id, g.team_id, g.status, g.operation, g.credits_charged, g.credits_refunded, g.total_items,
+  g.completed_items, g.failed_items, g.result, ${STATUS_ITEMS}`;
+
+const STATUS_SELECT = `select ${STATUS_COLUMNS} from generations g`;
+
+/** A generation as the team's history lists it: its status row, and what it was. */
+export interface HistoryRow extends StatusRow {
+  model: string | null;
+  workspace_id: string | null;
+  prompt: string | null;
+  created_at: string;
+  /** created_at to the microsecond (the cursor's key, with the id). */
+  created_key: string;
+}
+
+/** Filters of the team's history. */
+export interface HistoryFilter {
+  status?: GenerationStatus;
+  /** The operation's family (`video` for `video.generate`, `video.lipsync`, ...). */
+  kind?: string;
+  operation?: string;
+  model?: string;
+  workspaceId?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  /** Strictly older than this (created_at, id): the cursor of the page before. */
+  before?: { createdAt: string; id: string };
+}
+
+/** How long the prompt excerpt of a history entry is. */
+const PROMPT_EXCERPT = 200;
+
+/**
+ * One page of a team's generations, newest first, with their status records: one statement, by
+ * the (team_id, created_at, id) index (and (team_id, status, created_at, id) with a status filter).
+ */
+export async function selectHistory(
+  db: Queryable,
+  teamId: string,
+  filter: HistoryFilter,
+  limit: number,
+): Promise<HistoryRow[]> {
+  const args: unknown[] = [teamId];
+  const where = ['g.team_id = $1::text'];
+  const arg = (value: unknown, cast: string) => {
+    args.push(value);
+    return `$${args.length}::${cast}`;
+  };
+  if (filter.status) where.push(`g.status = ${arg(filter.status, 'text')}`);
+  if (filter.operation) where.push(`g.operation = ${arg(filter.operation, 'text')}`);
+  if (filter.kind) where.push(`g.operation like ${arg(`${filter.kind}.%`, 'text')}`);
+  if (filter.model) where.push(`g.model = ${arg(filter.model, 'text')}`);
+  if (filter.workspaceId) where.push(`g.workspace_id = ${arg(filter.workspaceId, 'text')}`);
+  // Times are shown to the millisecond: after 12:00:00.123 is from 12:00:00.124 on.
+  if (filter.createdAfter) {
+    where.push(`g.created_at >= ${arg(filter.createdAfter, 'timestamptz')} + interval '1 millisecond'`);
+  }
+  if (filter.createdBefore) where.push(`g.created_at < ${arg(filter.createdBefore, 'timestamptz')}`);
+  if (filter.before) {
+    where.push(
+      `(g.created_at, g.id) < (${arg(filter.before.createdAt, 'timestamptz')}, ${arg(filter.before.id, 'text')})`,
+    );
+  }
+  const { rows } = await db.query<HistoryRow>(
+    `select ${STATUS_COLUMNS}, g.model, g.workspace_id,
+            left(coalesce(g.input->>'prompt', g.input->>'text', g.input->>'script', g.input->>'description',
+                          g.input->>'dialog', g.input->>'lyrics'), ${PROMPT_EXCERPT}) as prompt,
+            to_char(g.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+            to_char(g.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
+     from generations g
+     where ${where.join(' and ')}
+     order by g.created_at desc, g.id desc
+     limit ${arg(limit, 'int')}`,
+    args,
+  );
+  return rows;
+}
 
 /**
  * The whole status record of a team's generation in one statement: the generation by primary
@@ -265,6 +341,22 @@ export async function countUnfinishedItems(db: Queryable, itemIds: string[]): Pr
 }
 
 /** An unfinished item as a claim would return it, without claiming it (to fail it from the sweep). */
+/** The ids of a team's generation's unfinished items (none: all finished); undefined: no such generation. */
+export async function selectUnfinishedItemIds(
+  db: Queryable,
+  generationId: string,
+  teamId: string,
+): Promise<string[] | undefined> {
+  const { rows } = await db.query<{ ids: string[] }>(
+    `select coalesce(array_agg(i.id order by i.position) filter (where i.status in ('QUEUED', 'PROCESSING')), '{}') as ids
+     from generations g left join generation_items i on i.generation_id = g.id
+     where g.id = $1::text and g.team_id = $2::text
+     group by g.id`,
+    [generationId, teamId],
+  );
+  return rows[0]?.ids;
+}
+
 export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,

@@ -271,10 +271,16 @@ async function send(
     await completeFromOutput(ctx, operation, item, work, result.output);
     return;
   }
-  await withTransaction(ctx.pool, async (client) => {
+  const accepted = await withTransaction(ctx.pool, async (client) => {
     const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
     if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
+    return accepted;
   });
+  if (!accepted && !(await sql.selectUnfinishedItem(ctx.pool, item.id))) {
+    // The item ended while its submit was under way (cancelled, or past its deadline): the job
+    // the vendor just took is not wanted.
+    await provider.cancel?.(result.handle).catch(() => undefined);
+  }
 }
 
 /**

@@ -1,13 +1,129 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
-import { selectStatus } from '../../engine/sql.ts';
+import { type HistoryFilter, selectHistory, selectStatus } from '../../engine/sql.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
-import { errorResponses } from '../../lib/schemas.ts';
+import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import { errorResponses, Timestamp } from '../../lib/schemas.ts';
+import { operations } from '../../operations.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+/** The families of operations, as the history filters them (`video` is every video operation). */
+const KINDS = ['image', 'video', 'music', 'model3d', 'text', 'speech', 'voice', 'influencer'] as const;
+
+const HistoryEntry = Type.Object(
+  {
+    ...GenerationStatusRecord.properties,
+    operation: Type.String({ examples: ['video.generate'], description: 'What made it: kind.operation' }),
+    kind: Type.String({ examples: ['video'] }),
+    model: Type.Union([Type.String(), Type.Null()]),
+    workspace_id: Type.Union([Type.String(), Type.Null()]),
+    prompt: Type.Union([Type.String(), Type.Null()], {
+      description: 'The first 200 characters of its prompt (or text, script, description)',
+    }),
+    created_at: Timestamp,
+  },
+  { $id: 'GenerationHistoryEntry', title: 'GenerationHistoryEntry' },
+);
 
 export default async function generationRoutes(app: App): Promise<void> {
+  app.get(
+    '/api/v1/generations',
+    {
+      schema: {
+        tags: ['Generations'],
+        summary: "The team's generations, newest first",
+        description:
+          'Cursor pagination: pass `next_cursor` as `cursor` for the next page; it is null on the last one. Each ' +
+          'entry is the status record with what made it. Filters combine.',
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          status: Type.Optional(Type.Enum(['queued', 'processing', 'completed', 'failed'])),
+          kind: Type.Optional(Type.Enum([...KINDS])),
+          operation: Type.Optional(Type.String({ minLength: 1, maxLength: 64, examples: ['video.lipsync'] })),
+          model: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          created_after: Type.Optional(Timestamp),
+          created_before: Type.Optional(Timestamp),
+        }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(HistoryEntry),
+            next_cursor: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const limit = q.limit ?? 20;
+      const filter: HistoryFilter = {
+        status: q.status,
+        kind: q.kind,
+        operation: q.operation,
+        model: q.model,
+        workspaceId: q.workspace_id,
+        createdAfter: q.created_after,
+        createdBefore: q.created_before,
+        before: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+      };
+      // One more than the page: whether there is a next one, without a count.
+      const rows = await selectHistory(app.deps.pool, request.principal.teamId, filter, limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        data: page.map((row) => ({
+          ...toStatusRecord(row),
+          operation: row.operation,
+          kind: row.operation.split('.')[0] ?? row.operation,
+          model: row.model,
+          workspace_id: row.workspace_id,
+          prompt: row.prompt,
+          created_at: row.created_at,
+        })),
+        next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_key, id: last.id }) : null,
+      };
+    },
+  );
+
+  app.post(
+    '/api/v1/generations/:id/cancel',
+    {
+      schema: {
+        tags: ['Generations'],
+        summary: 'Cancel a generation',
+        description:
+          'Items not yet finished end FAILED with the error `canceled` and are refunded, once; their vendor jobs are ' +
+          'cancelled where the vendor can. Items that finished first keep their result (and their charge). A ' +
+          'generation that had already finished answers 409 `generation_finished`. Answers the status record.',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: GenerationStatusRecord, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { deps } = app;
+      const outcome = await cancelGeneration(
+        deps.pool,
+        deps.engine,
+        operations,
+        request.params.id,
+        request.principal.teamId,
+        { providers: deps.providers, log: (err) => request.log.warn({ err }, 'a vendor job could not be cancelled') },
+      );
+      if (outcome.kind === 'not_found') throw notFound('Generation', request.params.id);
+      if (outcome.kind === 'finished') {
+        throw new AppError('generation_finished', `Generation ${request.params.id} has already finished`);
+      }
+      const row = await selectStatus(deps.pool, request.params.id, request.principal.teamId);
+      if (!row) throw notFound('Generation', request.params.id);
+      return toStatusRecord(row);
+    },
+  );
+
   app.get(
     '/api/v1/generations/:id/status',
     {
