@@ -42,6 +42,7 @@ const EnvSchema = Type.Object({
   S3_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   SIMULATOR_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
+  EVENTS_KEEP_ALIVE_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 15_000 }),
   WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
@@ -172,6 +173,8 @@ export interface Config {
   /** Lifts the public-address rule for outbound URLs (local development and tests only). */
   allowPrivateUrls: boolean;
   simulatorDelayMs: number;
+  /** How often an idle live-status stream gets a keep-alive comment. */
+  eventsKeepAliveMs: number;
   /** Delays before each webhook retry, in seconds. */
   webhookRetryDelaysS: number[];
   /** A worker whose heartbeat is older than this is dead and its jobs are released. */
@@ -389,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS,
+    eventsKeepAliveMs: e.EVENTS_KEEP_ALIVE_MS,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),
     workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS,
     items: {

@@ -265,6 +265,12 @@ export async function selectStatus(db: Queryable, id: string, teamId: string): P
   return rows[0];
 }
 
+/** The status rows of several generations at once (any team: the callers checked who may see them). */
+export async function selectStatuses(db: Queryable, ids: string[]): Promise<StatusRow[]> {
+  const { rows } = await db.query<StatusRow>(`${STATUS_SELECT} where g.id = any($1::text[])`, [ids]);
+  return rows;
+}
+
 /** Whether the team has a generation with this id (one primary-key probe). */
 export async function generationExists(db: Queryable, id: string, teamId: string): Promise<boolean> {
   const { rowCount } = await db.query('select 1 from generations where id = $1::text and team_id = $2::text', [

@@ -3,12 +3,13 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
-import { type HistoryFilter, selectHistory, selectStatus } from '../../engine/sql.ts';
+import { type HistoryFilter, selectHistory, selectStatus, selectStatuses } from '../../engine/sql.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { errorResponses, Timestamp } from '../../lib/schemas.ts';
 import { operations } from '../../operations.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
+import { GenerationWatch } from './events.ts';
 
 /** The families of operations, as the history filters them (`video` is every video operation). */
 const KINDS = ['image', 'video', 'music', 'model3d', 'text', 'speech', 'voice', 'influencer'] as const;
@@ -87,6 +88,59 @@ export default async function generationRoutes(app: App): Promise<void> {
         })),
         next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_key, id: last.id }) : null,
       };
+    },
+  );
+
+  const watch = new GenerationWatch({
+    pool: app.deps.pool,
+    readStatuses: (ids) => selectStatuses(app.deps.pool, ids),
+    log: app.log,
+    keepAliveMs: app.deps.config.eventsKeepAliveMs,
+  });
+  // Open streams would hold the server open: they end when it starts closing.
+  app.addHook('preClose', async () => {
+    await watch.close();
+  });
+
+  app.get(
+    '/api/v1/generations/:id/events',
+    {
+      schema: {
+        tags: ['Generations'],
+        summary: 'Live status of a generation (Server-Sent Events)',
+        description:
+          'A `text/event-stream`: an event `status` whose data is the status record, at once and then on every ' +
+          'change (item progress included), whichever process made it; the stream ends after the record whose ' +
+          'status is completed or failed. A comment keeps an idle stream open (every 15 s by default). ' +
+          "Each event's id stands for its record: reconnect with `Last-Event-ID` and you get the record at once if " +
+          'it changed meanwhile, or nothing until it changes. Another team’s generation is 404.',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 64 })) }),
+        response: {
+          200: Type.String({ description: 'text/event-stream' }),
+          ...errorResponses(401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const teamId = request.principal.teamId;
+      if (!(await selectStatus(app.deps.pool, request.params.id, teamId))) {
+        throw notFound('Generation', request.params.id);
+      }
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      try {
+        await watch.watch(request.params.id, reply.raw, request.headers['last-event-id']);
+      } catch (err) {
+        request.log.warn({ err }, 'live status: could not start watching');
+        reply.raw.end();
+      }
     },
   );
 

@@ -1,0 +1,253 @@
+// Live status: clients watch a generation over Server-Sent Events and get its status record on every
+// change. Changes come from PostgreSQL (LISTEN on `generation_events`, notified by triggers at
+// commit; migration 0016), so a change made by any process reaches the watchers of every API
+// process. Each process holds one listening connection, reads a changed generation once for all its
+// watchers (one statement for every generation changed in the same tick), and writes the record to
+// each. An event's id is a digest of the record: a client that reconnects with `Last-Event-ID` gets
+// the record at once if it changed meanwhile (each event is the whole state, so the latest one is
+// all it missed), and nothing if it did not.
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import pg from 'pg';
+import type { StatusRow } from '../../engine/sql.ts';
+import { type StatusRecord, toStatusRecord } from '../../engine/status.ts';
+
+/** The channel the triggers notify. */
+export const GENERATION_EVENTS_CHANNEL = 'generation_events';
+/** How long a client waits before reconnecting a dropped stream (the `retry:` field). */
+const CLIENT_RETRY_MS = 2000;
+// How long to wait before listening again after the connection was lost, doubling to the maximum.
+const RELISTEN_MIN_MS = 250;
+const RELISTEN_MAX_MS = 10_000;
+
+const TERMINAL = new Set(['completed', 'failed']);
+
+/** The id of an event: a digest of the record it carries. */
+export function eventId(json: string): string {
+  return createHash('sha256').update(json).digest('base64url').slice(0, 22);
+}
+
+/** One client's stream. */
+class Watcher {
+  /** The id of the last record this client has (given by it on reconnect, or sent since). */
+  private last: string | undefined;
+  /** A record held back while the socket drains: only the newest one matters. */
+  private pending: { id: string; json: string; terminal: boolean } | undefined;
+  closed = false;
+  readonly generationId: string;
+  private readonly res: ServerResponse;
+  private readonly onEnd: (watcher: Watcher) => void;
+
+  constructor(
+    generationId: string,
+    res: ServerResponse,
+    lastEventId: string | undefined,
+    onEnd: (watcher: Watcher) => void,
+  ) {
+    this.generationId = generationId;
+    this.res = res;
+    this.onEnd = onEnd;
+    this.last = lastEventId;
+    res.on('close', () => this.end());
+    res.on('drain', () => {
+      const pending = this.pending;
+      this.pending = undefined;
+      if (pending) this.write(pending);
+    });
+  }
+
+  /** Sends the record unless the client has it; ends the stream after a terminal one. */
+  send(record: StatusRecord): void {
+    if (this.closed) return;
+    const json = JSON.stringify(record);
+    const id = eventId(json);
+    const terminal = TERMINAL.has(record.status);
+    if (id === this.last) {
+      if (terminal) this.end();
+      return;
+    }
+    this.last = id;
+    if (this.res.writableNeedDrain) {
+      this.pending = { id, json, terminal };
+      return;
+    }
+    this.write({ id, json, terminal });
+  }
+
+  private write(event: { id: string; json: string; terminal: boolean }): void {
+    if (this.closed) return;
+    this.res.write(`id: ${event.id}\nevent: status\ndata: ${event.json}\n\n`);
+    if (event.terminal) this.end();
+  }
+
+  keepAlive(): void {
+    if (!this.closed && !this.res.writableNeedDrain) this.res.write(': keep-alive\n\n');
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = undefined;
+    if (!this.res.writableEnded) this.res.end();
+    this.onEnd(this);
+  }
+}
+
+export interface GenerationWatchOptions {
+  /** The pool whose settings the listening connection uses; status records are read through it. */
+  pool: pg.Pool;
+  /** The status rows of generations by id. */
+  readStatuses(ids: string[]): Promise<StatusRow[]>;
+  log: { warn(obj: object, msg: string): void };
+  /** How often an idle stream gets a comment, so proxies and clients keep it open (EVENTS_KEEP_ALIVE_MS). */
+  keepAliveMs: number;
+}
+
+/** The watchers of one process, and its listening connection (opened with the first watcher). */
+export class GenerationWatch {
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private readonly changed = new Set<string>();
+  private flushing = false;
+  private client: pg.Client | undefined;
+  private listening: Promise<void> | undefined;
+  private relistenMs = RELISTEN_MIN_MS;
+  private closed = false;
+  private readonly keepAliveTimer: NodeJS.Timeout;
+  private readonly options: GenerationWatchOptions;
+
+  constructor(options: GenerationWatchOptions) {
+    this.options = options;
+    // One timer for every stream, not one each.
+    this.keepAliveTimer = setInterval(() => {
+      for (const set of this.watchers.values()) for (const watcher of set) watcher.keepAlive();
+    }, options.keepAliveMs);
+    this.keepAliveTimer.unref();
+  }
+
+  /** Streams watched now (for metrics and tests). */
+  count(): number {
+    let n = 0;
+    for (const set of this.watchers.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * Starts a stream on `res` (already authorised for the generation): the listening connection is
+   * ready before the current record is read, so no change between the two is missed.
+   */
+  async watch(generationId: string, res: ServerResponse, lastEventId: string | undefined): Promise<void> {
+    await this.listen();
+    res.write(`retry: ${CLIENT_RETRY_MS}\n\n`);
+    const watcher = new Watcher(generationId, res, lastEventId, (w) => this.forget(w));
+    let set = this.watchers.get(generationId);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(generationId, set);
+    }
+    set.add(watcher);
+    this.changed.add(generationId);
+    this.scheduleFlush();
+  }
+
+  /** Ends every stream and stops listening. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.keepAliveTimer);
+    for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.end();
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private forget(watcher: Watcher): void {
+    const set = this.watchers.get(watcher.generationId);
+    set?.delete(watcher);
+    if (set?.size === 0) this.watchers.delete(watcher.generationId);
+  }
+
+  /** Opens the listening connection once (and again after it was lost). */
+  private listen(): Promise<void> {
+    if (this.client) return Promise.resolve();
+    if (!this.listening) {
+      this.listening = this.connect().finally(() => {
+        this.listening = undefined;
+      });
+    }
+    return this.listening;
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ ...this.options.pool.options, application_name: 'genmedia-events' });
+    client.on('notification', (message) => {
+      if (message.payload) this.changed.add(message.payload);
+      this.scheduleFlush();
+    });
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client, undefined));
+    await client.connect();
+    await client.query(`listen ${GENERATION_EVENTS_CHANNEL}`);
+    this.client = client;
+    this.relistenMs = RELISTEN_MIN_MS;
+  }
+
+  /**
+   * The listening connection is gone (the database restarted, the network dropped): listen again
+   * with backoff, then read every watched generation, since changes made meanwhile were not heard.
+   */
+  private lost(client: pg.Client, err: Error | undefined): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    this.options.log.warn({ err }, 'live status: the listening connection was lost; listening again');
+    const retry = () => {
+      if (this.closed || this.watchers.size === 0) return;
+      this.listen().then(
+        () => {
+          for (const id of this.watchers.keys()) this.changed.add(id);
+          this.scheduleFlush();
+        },
+        () => {
+          this.relistenMs = Math.min(this.relistenMs * 2, RELISTEN_MAX_MS);
+          setTimeout(retry, this.relistenMs).unref();
+        },
+      );
+    };
+    setTimeout(retry, this.relistenMs).unref();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => {
+      this.flush()
+        .catch((err: unknown) => {
+          this.options.log.warn({ err }, 'live status: could not read changed generations');
+        })
+        .finally(() => {
+          this.flushing = false;
+          if (this.changed.size > 0) this.scheduleFlush();
+        });
+    });
+  }
+
+  /** Reads every changed generation that has watchers (one statement) and sends each its record. */
+  private async flush(): Promise<void> {
+    const ids = [...this.changed].filter((id) => this.watchers.has(id));
+    this.changed.clear();
+    if (ids.length === 0) return;
+    let rows: StatusRow[];
+    try {
+      rows = await this.options.readStatuses(ids);
+    } catch (err) {
+      // Read again on the next change, or after the database is back (the stream stays open).
+      for (const id of ids) this.changed.add(id);
+      await new Promise((resolve) => setTimeout(resolve, this.relistenMs));
+      throw err;
+    }
+    for (const row of rows) {
+      const record = toStatusRecord(row);
+      for (const watcher of [...(this.watchers.get(row.id) ?? [])]) watcher.send(record);
+    }
+  }
+}
