@@ -46,6 +46,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
+  TEAM_MAX_CONCURRENT_ITEMS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
   ITEM_LEASE_MS: Type.Integer({ minimum: 300, default: 60_000 }),
   ITEM_MAX_INTERRUPTIONS: Type.Integer({ minimum: 0, maximum: 100, default: 5 }),
   ITEM_FINISH_PATIENCE_MS: Type.Integer({ minimum: 0, default: 600_000 }),
@@ -107,6 +108,8 @@ export interface ItemPolicy {
   deadlinesS: Record<string, number>;
   /** How long recording a finished item waits for an unavailable database. */
   finishPatienceMs: number;
+  /** Items a team runs at once unless its own cap says otherwise (TEAM_MAX_CONCURRENT_ITEMS). */
+  teamMaxConcurrentItems: number;
 }
 
 /** Which payment provider turns POST /api/v1/billing/top-up into a checkout. */
@@ -400,6 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.ITEM_LEASE_MS,
       maxInterruptions: e.ITEM_MAX_INTERRUPTIONS,
       finishPatienceMs: e.ITEM_FINISH_PATIENCE_MS,
+      teamMaxConcurrentItems: e.TEAM_MAX_CONCURRENT_ITEMS,
       deadlinesS: itemDeadlines(e.ITEM_DEADLINE_S),
     },
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,

@@ -64,6 +64,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     engine: {
       changeCredits,
       readBalance: getBalance,
+      teamMaxConcurrentItems: config.items.teamMaxConcurrentItems,
       enqueueWebhook,
       webhookTask: WEBHOOK_TASK,
       queueDeliveryAttempt,

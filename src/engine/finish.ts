@@ -2,6 +2,8 @@
 import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
+import { addJob } from '../db/sql.ts';
+import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from './create.ts';
 import * as sql from './sql.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
@@ -39,6 +41,9 @@ export async function finishItem(
   outcome: Outcome,
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
+    // The team's row first, as a claim takes it: moving an item changes the team's counts, and
+    // the same order in both keeps a cancel and a claim of one item from deadlocking.
+    await sql.lockTeam(client, item.team_id);
     let refund = 0;
     if (outcome.ok) {
       if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return false;
@@ -77,6 +82,10 @@ export async function finishItem(
       }
     }
     const generation = await sql.countFinishedItem(client, item.generation_id, outcome.ok, refund);
+    // Room for the team's next waiting items (its cap counts running items).
+    for (const waiting of await sql.wakeWaitingItems(client, item.team_id, services.teamMaxConcurrentItems)) {
+      await addJob(client, ITEM_TASK, { item_id: waiting }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+    }
     if (generation.finished && generation.webhook_url) {
       const row = await sql.selectStatus(client, item.generation_id, item.team_id);
       if (row) {

@@ -1,3 +1,4 @@
+import { withTransaction } from '../db/pool.ts';
 import { ProviderError, type ProviderFile } from '../providers/types.ts';
 import { resultKey } from './create.ts';
 import { executable, type Outcome, recordOutcome } from './finish.ts';
@@ -45,8 +46,12 @@ export async function runItem(
   options: RunOptions,
 ): Promise<void> {
   const policy = ctx.itemPolicy;
-  const item = await sql.claimItem(ctx.pool, itemId, policy.leaseMs);
-  if (!item) return;
+  // Within the team's cap; over it, the item waits its turn and is started when room frees.
+  const claim = await withTransaction(ctx.pool, (client) =>
+    sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
+  );
+  if (claim.kind !== 'claimed') return;
+  const item = claim.item;
   const operation = operations[item.operation];
   const simulate = ctx.simulations[item.operation];
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);

@@ -169,7 +169,15 @@ const STATUS_ITEMS = `
              'error', case when i.status = 'FAILED' then i.error end,
              'progress', case i.status when 'COMPLETED' then 1 when 'QUEUED' then 0
                            else coalesce(i.progress, 0) end,
-             'queue_position', case when i.status in ('QUEUED', 'PROCESSING') then i.queue_position end,
+             'queue_position', case
+                when i.status = 'QUEUED' then coalesce(
+                  (select 1 + (select count(*) from team_waits w2
+                               where w2.team_id = w.team_id
+                                 and (w2.generation_created_at, w2.generation_id, w2.position)
+                                     < (w.generation_created_at, w.generation_id, w.position))
+                   from team_waits w where w.item_id = i.id),
+                  i.queue_position)
+                when i.status = 'PROCESSING' then i.queue_position end,
              'created_at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'updated_at', to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
            order by i.position), '[]'::json)
@@ -319,6 +327,7 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
   const { rows } = await db.query<ClaimedItem>(
     `with item as (
        update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now(),
+         started_at = coalesce(started_at, now()),
          lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
        returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
@@ -336,6 +345,99 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
   return rows[0];
 }
 
+/** What claiming an item within its team's cap came to. */
+export type CappedClaim =
+  | { kind: 'claimed'; item: ClaimedItem }
+  /** The team runs its cap of items: this one waits its turn (team_waits) and is started then. */
+  | { kind: 'waiting' }
+  /** It had finished: the job has nothing to do. */
+  | { kind: 'finished' };
+
+/**
+ * Claims an item if its team has room: fewer running items than its cap, counting the team's
+ * queued items that came before it (so work starts in the order it came). Without room, the item
+ * waits in team_waits and is woken when room frees. An item already PROCESSING (claimed again
+ * after a crash) holds its room. The team's row lock orders the claims of one team; while the
+ * team's running and queued items fit under its cap, no count is needed.
+ */
+export async function claimItemWithinCap(
+  db: Queryable,
+  itemId: string,
+  leaseMs: number,
+  defaultCap: number,
+): Promise<CappedClaim> {
+  const { rows } = await db.query<{
+    status: ItemStatus;
+    team_id: string;
+    cap: number;
+    running_items: number;
+    queued_items: number;
+    generation_id: string;
+    generation_created_at: Date;
+    position: number;
+  }>(
+    `select i.status, g.team_id, coalesce(t.max_concurrent_items, $2::int) as cap, t.running_items, t.queued_items,
+            g.id as generation_id, g.created_at as generation_created_at, i.position
+     from generation_items i join generations g on g.id = i.generation_id join teams t on t.id = g.team_id
+     where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')
+     for update of t`,
+    [itemId, defaultCap],
+  );
+  const row = rows[0];
+  if (!row) return { kind: 'finished' };
+  if (row.status === 'QUEUED' && row.running_items + row.queued_items - 1 >= row.cap) {
+    // Over the cap with what is queued: only the oldest queued items have room.
+    const { rows: ahead } = await db.query<{ n: number }>(
+      `select count(*)::int as n
+       from generations g join generation_items i on i.generation_id = g.id
+       where g.team_id = $1::text and g.status in ('queued', 'processing') and i.status = 'QUEUED'
+         and (g.created_at, g.id, i.position) < ($2::timestamptz, $3::text, $4::int)`,
+      [row.team_id, row.generation_created_at, row.generation_id, row.position],
+    );
+    if (row.running_items + (ahead[0]?.n ?? 0) >= row.cap) {
+      await db.query(
+        `insert into team_waits (item_id, team_id, generation_created_at, generation_id, position)
+         values ($1::text, $2::text, $3::timestamptz, $4::text, $5::int)
+         on conflict (item_id) do update set woken_at = null`,
+        [itemId, row.team_id, row.generation_created_at, row.generation_id, row.position],
+      );
+      return { kind: 'waiting' };
+    }
+  }
+  const item = await claimItem(db, itemId, leaseMs);
+  await db.query('delete from team_waits where item_id = $1::text', [itemId]);
+  return item ? { kind: 'claimed', item } : { kind: 'finished' };
+}
+
+/** Locks a team's row for the rest of the transaction (claims and finishes of its items take it first). */
+export async function lockTeam(db: Queryable, teamId: string): Promise<void> {
+  await db.query('select 1 from teams where id = $1::text for update', [teamId]);
+}
+
+/**
+ * The waiting items of a team that now have room (the oldest, as many as its cap allows beside
+ * its running items), marked woken: their jobs are to be queued. Items woken before and not yet
+ * started keep their place and are not woken twice.
+ */
+export async function wakeWaitingItems(db: Queryable, teamId: string, defaultCap: number): Promise<string[]> {
+  const { rows } = await db.query<{ item_id: string }>(
+    `with room as (
+       select greatest(0, coalesce(t.max_concurrent_items, $2::int) - t.running_items) as n
+       from teams t where t.id = $1::text
+     ), heads as (
+       select w.item_id, w.woken_at from team_waits w
+       where w.team_id = $1::text
+       order by w.generation_created_at, w.generation_id, w.position
+       limit (select n from room)
+     )
+     update team_waits w set woken_at = now()
+     from heads where w.item_id = heads.item_id and heads.woken_at is null
+     returning w.item_id`,
+    [teamId, defaultCap],
+  );
+  return rows.map((r) => r.item_id);
+}
+
 /** How many of `itemIds` are still queued or processing. */
 export async function countUnfinishedItems(db: Queryable, itemIds: string[]): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
@@ -346,7 +448,6 @@ export async function countUnfinishedItems(db: Queryable, itemIds: string[]): Pr
   return rows[0]?.n ?? 0;
 }
 
-/** An unfinished item as a claim would return it, without claiming it (to fail it from the sweep). */
 /** The ids of a team's generation's unfinished items (none: all finished); undefined: no such generation. */
 export async function selectUnfinishedItemIds(
   db: Queryable,
@@ -363,6 +464,7 @@ export async function selectUnfinishedItemIds(
   return rows[0]?.ids;
 }
 
+/** An unfinished item as a claim would return it, without claiming it (to fail it from the sweep). */
 export async function selectUnfinishedItem(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
@@ -431,6 +533,8 @@ export async function selectStrandedItems(db: Queryable, tasks: string[], limit:
      where i.status in ('QUEUED', 'PROCESSING')
        and (i.lease_expires_at is null or i.lease_expires_at < now())
        and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
+       -- Waiting for room in its team's cap: its job is queued when the room is there.
+       and not exists (select 1 from team_waits w where w.item_id = i.id and w.woken_at is null)
      order by i.created_at
      limit $2::int`,
     [tasks, limit],
@@ -451,7 +555,10 @@ export async function selectOverdueItems(
   const { rows } = await db.query<{ id: string }>(
     `select i.id from generation_items i
      where i.status in ('QUEUED', 'PROCESSING')
-       and i.created_at < now() - make_interval(secs => coalesce(($1::jsonb ->> i.type)::float8, $2::float8))
+       and coalesce(i.started_at, i.created_at)
+           < now() - make_interval(secs => coalesce(($1::jsonb ->> i.type)::float8, $2::float8))
+       -- The time an item waits for room in its team's cap is not its own.
+       and not exists (select 1 from team_waits w where w.item_id = i.id)
      order by i.created_at
      limit $3::int`,
     [JSON.stringify(deadlines), fallbackS, limit],

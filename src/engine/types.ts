@@ -35,6 +35,8 @@ export interface EngineServices {
   changeCredits(db: Queryable, change: EngineCreditChange): Promise<unknown>;
   /** The team's credit balance. */
   readBalance(db: Queryable, teamId: string): Promise<number>;
+  /** Items a team runs at once unless its own cap says otherwise. */
+  teamMaxConcurrentItems: number;
   /** Records a webhook delivery in the caller's transaction; its own jobs deliver it. */
   enqueueWebhook(db: Queryable, webhook: EngineWebhook): Promise<void>;
   /** The job task that delivers webhooks (the recovery sweep requeues stranded deliveries). */

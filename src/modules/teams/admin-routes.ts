@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
-import { CreateTeamBody, Pagination, Team, TeamParams, WebhookSecret } from './schemas.ts';
-import { createTeam, getTeam, getWebhookSecret, listTeams, rotateWebhookSecret } from './service.ts';
+import { CreateTeamBody, Pagination, Team, TeamParams, UpdateTeamBody, WebhookSecret } from './schemas.ts';
+import { createTeam, getTeam, getWebhookSecret, listTeams, rotateWebhookSecret, setTeamCap } from './service.ts';
 
 export default async function teamAdminRoutes(app: App): Promise<void> {
   const tags = ['Admin'];
@@ -47,6 +47,20 @@ export default async function teamAdminRoutes(app: App): Promise<void> {
       },
     },
     (request) => getTeam(app.deps.pool, request.params.team_id),
+  );
+
+  app.patch(
+    '/admin/v1/teams/:team_id',
+    {
+      schema: {
+        tags,
+        summary: "Change a team's settings: its cap of items running at once",
+        params: TeamParams,
+        body: UpdateTeamBody,
+        response: { 200: Team, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => setTeamCap(app.deps.pool, app.deps.engine, request.params.team_id, request.body.max_concurrent_items),
   );
 
   app.get(

@@ -6,6 +6,10 @@ export const Team = Type.Object(
     id: Type.String(),
     name: Type.String(),
     credits: Type.Integer({ description: 'Current balance' }),
+    max_concurrent_items: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Items it runs at once; null: the service default (TEAM_MAX_CONCURRENT_ITEMS)',
+    }),
+    running_items: Type.Integer({ description: 'Items running now' }),
     created_at: Timestamp,
   },
   { $id: 'Team', title: 'Team' },
@@ -27,4 +31,12 @@ export const Pagination = Type.Object({
 
 export const WebhookSecret = Type.Object({
   secret: Type.String({ description: 'Standard Webhooks signing secret (`whsec_<base64>`)' }),
+});
+
+export const UpdateTeamBody = Type.Object({
+  max_concurrent_items: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+    description:
+      'Items the team runs at once; more wait in `queued` with their queue_position and start in order as ' +
+      'room frees. null: the service default (TEAM_MAX_CONCURRENT_ITEMS).',
+  }),
 });

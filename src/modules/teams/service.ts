@@ -1,6 +1,10 @@
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { addJob } from '../../db/sql.ts';
+import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from '../../engine/create.ts';
+import { wakeWaitingItems } from '../../engine/sql.ts';
+import type { EngineServices } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
@@ -11,11 +15,20 @@ export interface Team {
   id: string;
   name: string;
   credits: number;
+  max_concurrent_items: number | null;
+  running_items: number;
   created_at: string;
 }
 
 function toTeam(row: sql.TeamRow): Team {
-  return { id: row.id, name: row.name, credits: row.credits, created_at: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    credits: row.credits,
+    max_concurrent_items: row.max_concurrent_items,
+    running_items: row.running_items,
+    created_at: row.created_at.toISOString(),
+  };
 }
 
 /** Creates a team with a fresh webhook secret; starting credits go through the ledger. */
@@ -44,6 +57,26 @@ export async function getTeam(db: Queryable, teamId: string): Promise<Team> {
 /** Teams, newest first; `before` is the last id of the previous page. */
 export async function listTeams(db: Queryable, limit: number, before?: string): Promise<Team[]> {
   return (await sql.selectTeams(db, limit, before)).map(toTeam);
+}
+
+/**
+ * Sets the team's cap of items running at once (null: TEAM_MAX_CONCURRENT_ITEMS); items waiting
+ * for room that a higher cap lets in are started now.
+ */
+export async function setTeamCap(
+  pool: pg.Pool,
+  services: EngineServices,
+  teamId: string,
+  cap: number | null,
+): Promise<Team> {
+  return withTransaction(pool, async (client) => {
+    const row = await sql.updateTeamCap(client, teamId, cap);
+    if (!row) throw notFound('Team', teamId);
+    for (const item of await wakeWaitingItems(client, teamId, services.teamMaxConcurrentItems)) {
+      await addJob(client, ITEM_TASK, { item_id: item }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+    }
+    return toTeam(row);
+  });
 }
 
 export async function countTeams(db: Queryable): Promise<number> {

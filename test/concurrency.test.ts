@@ -1,0 +1,143 @@
+// Per-team concurrency: a team runs at most its cap of items at once; the rest wait in `queued`
+// with their queue_position, start in the order they came as room frees, and are never refused.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
+
+describe('per-team concurrency', () => {
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    // Plenty of workers: only the team's cap holds the work back.
+    server = await startTestServer({ env: { SIMULATOR_DELAY_MS: '1000', WORKER_CONCURRENCY: '8' } });
+    team = await createTeam(server, 100_000);
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    call<Record<string, unknown> & { error?: { code: string } }>(server, method, path, {
+      token: server.adminToken,
+      body,
+    });
+  const submit = async (prompt: string) => {
+    const r = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt, batch: 1 },
+    });
+    assert.equal(r.status, 200, r.text);
+    return r.body.generation_id;
+  };
+  const running = async () =>
+    Number(
+      (
+        await server.app.deps.pool.query(
+          `select count(*) from generation_items i join generations g on g.id = i.generation_id
+           where g.team_id = $1 and i.status = 'PROCESSING'`,
+          [team.id],
+        )
+      ).rows[0].count,
+    );
+
+  test('with a cap of 2, ten generations run two at a time, in order, queue positions shown', async () => {
+    const patched = await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 2 });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.max_concurrent_items, 2);
+
+    const ids: string[] = [];
+    for (let n = 0; n < 10; n++) ids.push(await submit(`capped ${n}`));
+    // Soon two run and eight wait, each with its place.
+    let positions: Array<number | null> = [];
+    for (const deadline = Date.now() + 5000; ; await sleep(25)) {
+      const records = await Promise.all(
+        ids.map(
+          async (id) =>
+            (await call<StatusRecord>(server, 'GET', `/api/v1/generations/${id}/status`, { token: team.key })).body,
+        ),
+      );
+      positions = records.map((r) => r.items[0]?.queue_position ?? null);
+      const waiting = positions.filter((p) => p !== null);
+      if (waiting.length >= 6) {
+        assert.deepEqual(
+          records.filter((r) => r.items[0]?.queue_position !== null).map((r) => r.status),
+          Array(waiting.length).fill('queued'),
+        );
+        assert.deepEqual(
+          waiting,
+          waiting.map((_, n) => n + 1),
+          'the waiting ones, in the order they came',
+        );
+        break;
+      }
+      if (Date.now() > deadline) assert.fail(`positions never settled: ${positions.join(',')}`);
+    }
+    let most = 0;
+    const sampling = (async () => {
+      for (let done = false; !done; await sleep(20)) {
+        most = Math.max(most, await running());
+        const { rows } = await server.app.deps.pool.query(
+          `select count(*) from generations where id = any($1) and status in ('queued', 'processing')`,
+          [ids],
+        );
+        done = Number(rows[0].count) === 0;
+      }
+    })();
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id, 30_000)).status, 'completed');
+    await sampling;
+    assert.equal(most, 2, 'never more than two at once, and two while work waited');
+    const { rows } = await server.app.deps.pool.query(
+      `select g.id from generation_items i join generations g on g.id = i.generation_id
+       where g.id = any($1) order by i.started_at, g.created_at`,
+      [ids],
+    );
+    assert.deepEqual(
+      rows.map((r: { id: string }) => r.id),
+      ids,
+      'started in the order they came',
+    );
+  });
+
+  test('raising the cap starts waiting work at once; cancelling a waiting generation refunds it', async () => {
+    await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 1 });
+    const ids: string[] = [];
+    for (let n = 0; n < 4; n++) ids.push(await submit(`raised ${n}`));
+    await sleep(150);
+    assert.equal(await running(), 1);
+    const before = await balanceOf(server, team.key);
+    const last = ids.at(-1) as string;
+    const canceled = await call<StatusRecord>(server, 'POST', `/api/v1/generations/${last}/cancel`, {
+      token: team.key,
+    });
+    assert.equal(canceled.status, 200, canceled.text);
+    assert.equal(canceled.body.items[0]?.error, 'canceled');
+    assert.ok((await balanceOf(server, team.key)) > before, 'refunded');
+    const raised = await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 10 });
+    assert.equal(raised.status, 200);
+    await sleep(150);
+    assert.equal(await running(), 3, 'the two still waiting started without waiting for the first');
+    for (const id of ids.slice(0, 3)) {
+      assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    }
+  });
+
+  test('the cap is checked: 0 is 400, null is the default, an unknown team 404', async () => {
+    assert.equal((await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 0 })).status, 400);
+    assert.equal((await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 'x' })).status, 400);
+    const reset = await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: null });
+    assert.equal(reset.status, 200);
+    assert.equal(reset.body.max_concurrent_items, null);
+    assert.equal((await admin('PATCH', '/admin/v1/teams/team_nope', { max_concurrent_items: 3 })).status, 404);
+    assert.equal(
+      (
+        await call(server, 'PATCH', `/admin/v1/teams/${team.id}`, {
+          token: team.key,
+          body: { max_concurrent_items: 5 },
+        })
+      ).status,
+      401,
+    );
+  });
+});
