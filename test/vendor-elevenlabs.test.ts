@@ -129,7 +129,12 @@ describe('speech through ElevenLabs', () => {
       const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
       const created = await call<{ voice_id: string; audio_url: string; status: string }>(server, 'POST', path, {
         token: team.key,
-        body: { method: 'clone', audio_url: url, name: `From ${format}` },
+        // `method` is a field of the v1 endpoint only; the v2 one clones by its path.
+        body: {
+          ...(path === '/api/v1/voices/generate' ? { method: 'clone' } : {}),
+          audio_url: url,
+          name: `From ${format}`,
+        },
       });
       assert.equal(created.status, 200, created.text);
       const clone = el.clones.at(-1);

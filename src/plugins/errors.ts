@@ -3,7 +3,7 @@ import type { App } from '../app-types.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, type ErrorCode, type ErrorDetail } from '../lib/errors.ts';
 import { scanJsonText } from '../lib/json-scan.ts';
-import { validationDetails } from './validation.ts';
+import { validationProblem } from './validation.ts';
 
 interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
@@ -31,21 +31,35 @@ function bytes(n: number): string {
   return Number.isInteger(mib) ? `${mib} MiB (${n} bytes)` : `${n} bytes`;
 }
 
-/** What the failing route takes: its own body limit and content types, else the app's. */
+/** What the failing route takes (its own body limit and content types, else the app's), and what was sent. */
 interface RouteLimits {
   bodyLimit: number;
   consumes: string[];
+  /** The request's Content-Type header, if it had one. */
+  contentType: string | undefined;
+}
+
+/** Says which content type a route takes, when the body came with another or with none. */
+function unsupportedMediaType(route: RouteLimits): AppError {
+  const sent = route.contentType?.trim();
+  const problem = sent ? `Unsupported Content-Type '${sent.slice(0, 100)}'` : 'Missing Content-Type';
+  const expected = route.consumes.join(' or ');
+  const json = route.consumes.every((type) => type === 'application/json');
+  return new AppError(
+    'invalid_request',
+    json ? `${problem}: the body must be JSON, sent as ${expected}` : `${problem}: send the body as ${expected}`,
+  );
 }
 
 /** Turns what Fastify itself raises (parsing, limits, validation) into our codes. */
 function fromFastifyError(error: FastifyError, route: RouteLimits): AppError | undefined {
   if (error.validation) {
-    const details = validationDetails(error.validation as never, error.validationContext);
-    const summary = details
-      .slice(0, MAX_ERROR_DETAILS)
-      .map((d) => `${d.field} ${d.message}`)
-      .join('; ');
-    return new AppError('invalid_request', `Invalid request: ${summary}`, details);
+    const { message, details } = validationProblem(
+      error.validation as never,
+      error.validationContext,
+      MAX_ERROR_DETAILS,
+    );
+    return new AppError('invalid_request', message, details);
   }
   if (PG_BAD_TEXT.has(String(error.code))) {
     return new AppError(
@@ -57,10 +71,7 @@ function fromFastifyError(error: FastifyError, route: RouteLimits): AppError | u
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', `Request body is larger than the limit of ${bytes(route.bodyLimit)}`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(
-        'invalid_request',
-        `Unsupported Content-Type: send the body as ${route.consumes.join(' or ')}`,
-      );
+      return unsupportedMediaType(route);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('invalid_request', 'The body is empty but Content-Type says application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -99,6 +110,9 @@ export function installErrorHandling(app: App): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const maxDepth = app.deps.config.jsonMaxDepth;
   app.removeContentTypeParser('application/json');
+  // Bodies are JSON: Fastify's default text/plain parser would hand a route a string, refused
+  // only as "must be object"; without it, a text body is told that JSON is expected.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
     const problem = scanJsonText(text as string, maxDepth);
     if (problem) {
@@ -118,6 +132,7 @@ export function installErrorHandling(app: App): void {
           : fromFastifyError(error, {
               bodyLimit: request.routeOptions.bodyLimit ?? app.deps.config.jsonBodyLimit,
               consumes: schema?.consumes ?? ['application/json'],
+              contentType: request.headers['content-type'],
             });
     if (appError) {
       if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
