@@ -1,6 +1,21 @@
 // The one lookup of a model named in a request: the list's default when none is named, else the
-// model of that id, else `400 model_not_found` naming the field and the models there are.
+// model of that id, else `400 model_not_found` naming the field and the models there are (and,
+// when the id is a model of another kind, the endpoint that takes it).
 import { AppError } from '../lib/errors.ts';
+
+/** For a model id, how to use each model of that id elsewhere ("an edit model: use POST ..."). */
+export type ModelUsage = (id: string) => string[];
+
+// Keyed by the catalog's list objects, so each app's catalogs answer for themselves.
+const usages = new WeakMap<readonly unknown[], ModelUsage>();
+
+/**
+ * Lets a miss in any of `lists` say where the id is instead. The one model list links the
+ * catalogs it is built from; a list never linked misses with the list of its models only.
+ */
+export function linkModelUsage(lists: ReadonlyArray<readonly unknown[]>, usage: ModelUsage): void {
+  for (const list of lists) usages.set(list, usage);
+}
 
 /**
  * The model `id` of `list` (a catalog of `kind`: image, video, music, ...), or its default when
@@ -13,12 +28,18 @@ export function lookupModel<T extends { id: string; default?: boolean }>(
   field = 'model',
 ): T {
   const model = id === undefined ? (list.find((m) => m.default) ?? list[0]) : list.find((m) => m.id === id);
-  if (!model) {
+  if (model) return model;
+  const known = list.map((m) => m.id).join(', ');
+  const elsewhere = id === undefined ? [] : (usages.get(list)?.(id) ?? []);
+  if (elsewhere.length > 0) {
+    const hint = elsewhere.join('; also ');
     throw new AppError(
       'model_not_found',
-      `Unknown ${kind} model '${id}'. Known models: ${list.map((m) => m.id).join(', ')}`,
-      [{ field, message: 'is not a known model' }],
+      `Model '${id}' is not ${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} model: it is ${hint}. Known ${kind} models: ${known}`,
+      [{ field, message: `is ${hint}` }],
     );
   }
-  return model;
+  throw new AppError('model_not_found', `Unknown ${kind} model '${id}'. Known models: ${known}`, [
+    { field, message: 'is not a known model' },
+  ]);
 }

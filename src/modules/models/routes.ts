@@ -1,6 +1,10 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { linkModelUsage } from '../../catalog/lookup.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { FAMILY_PRICE } from '../videos/service.ts';
+import { buildModelList, usageHint } from './list.ts';
+import { MODEL_KINDS, ModelListQuery, ModelListResponse } from './schemas.ts';
 
 const Entry = {
   id: Type.String(),
@@ -74,7 +78,9 @@ export default async function modelRoutes(app: App): Promise<void> {
       ...common('video', m),
       capabilities: { ...m.capabilities, provider_family: m.provider_family },
       settings: m.settings,
-      price: m.provider_family ? { credits_per_second: { '720p': 40, '1080p': 90 } } : m.price,
+      price: m.provider_family
+        ? { credits_per_second: { '720p': FAMILY_PRICE.basic, '1080p': FAMILY_PRICE.high } }
+        : m.price,
       ...(m.provider_family ? { providers: media.video_providers } : {}),
     })),
     ...media.lipsync.map((m) => ({ ...common('lipsync', m), capabilities: {}, settings: m.settings, price: m.price })),
@@ -100,6 +106,47 @@ export default async function modelRoutes(app: App): Promise<void> {
       },
     })),
   ];
+
+  // The one model list (an extension): every kind, the endpoint that takes each model, its price.
+  const all = buildModelList(catalog, media);
+  linkModelUsage(
+    [
+      catalog.image,
+      catalog.edit,
+      catalog.face,
+      media.video,
+      media.lipsync,
+      media.reference_video,
+      media.talking_head,
+      media.upscalers,
+      media.music,
+      media.model_3d,
+      media.text,
+    ],
+    (id) => all.filter((entry) => entry.id === id).map(usageHint),
+  );
+
+  app.get(
+    '/api/v1/models',
+    {
+      schema: {
+        tags: ['Models'],
+        summary: 'Every model of every kind, with the endpoint that takes it, its settings and its price',
+        description:
+          `An extension beside the two lists of the contract. kind is one of ${MODEL_KINDS.join(', ')}; ` +
+          '?kind= keeps one. An id may be listed under two kinds (an image and an edit model, say), as two ' +
+          'entries. endpoint is the method and path that takes the model, field the request field that names ' +
+          'it (null when the endpoint picks it itself). price is what that endpoint charges: credits per unit, ' +
+          'or by the value of what `by` names; a total is rounded up to a whole credit, at least 1.',
+        querystring: ModelListQuery,
+        response: { 200: ModelListResponse, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => {
+      const { kind } = request.query;
+      return { data: kind === undefined ? all : all.filter((entry) => entry.kind === kind) };
+    },
+  );
 
   app.get(
     '/api/v1/models/images',
