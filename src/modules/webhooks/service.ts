@@ -3,9 +3,19 @@ import { retryWhileUnavailable } from '../../db/errors.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { addJob } from '../../db/sql.ts';
+import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetch.ts';
+import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { signStandardWebhook } from '../../lib/standard-webhooks.ts';
+import { type Page, pageWindow, toPage } from '../billing/pagination.ts';
+import type {
+  DeliveryAttempt,
+  DeliveryQuery,
+  SigningSecret,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+} from './schemas.ts';
 import * as sql from './sql.ts';
 
 export const WEBHOOK_TASK = 'webhook_deliver';
@@ -81,20 +91,147 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
     if (err instanceof FetchFailedError && err.status !== undefined) statusCode = err.status;
   }
   const durationMs = Date.now() - started;
-  const delay = options.retryDelaysS[attempt - 1];
+  // A redelivery of a finished delivery is one attempt: it is not retried.
+  const delay = delivery.redelivery === 'extra' ? undefined : options.retryDelaysS[attempt - 1];
+  const trigger = delivery.redelivery === 'next' || delivery.redelivery === 'extra' ? 'redelivery' : 'schedule';
   // The POST is made: a short outage must not make it again (it would still be safe: same webhook-id).
   const record = () =>
     withTransaction(pool, async (client) => {
-      await sql.recordAttempt(client, { deliveryId, attempt, statusCode, error, durationMs });
-      if (error === null) {
-        await sql.updateDelivery(client, deliveryId, attempt, 'delivered', null);
-      } else if (delay === undefined) {
-        await sql.updateDelivery(client, deliveryId, attempt, 'failed', null);
-      } else {
-        const next = new Date(Date.now() + delay * 1000);
-        await sql.updateDelivery(client, deliveryId, attempt, 'pending', next);
-        await queueDeliveryAttempt(client, deliveryId, next);
-      }
+      const outcome: sql.DeliveryState = error === null ? 'delivered' : delay === undefined ? 'failed' : 'pending';
+      const next = outcome === 'pending' ? new Date(Date.now() + (delay ?? 0) * 1000) : null;
+      const now = await sql.finishAttempt(client, deliveryId, attempt, outcome, next);
+      await sql.recordAttempt(client, {
+        deliveryId,
+        attempt,
+        statusCode,
+        error,
+        durationMs,
+        trigger,
+        nextAttemptAt: now.next_attempt_at,
+      });
+      // A redelivery asked for during this attempt is due at once (its job runs now).
+      if (now.state === 'pending')
+        await queueDeliveryAttempt(client, deliveryId, now.redelivered ? undefined : (next ?? undefined));
     });
   await retryWhileUnavailable(record, { maxMs: RECORD_PATIENCE_MS });
+}
+
+// ---- the team's own view ------------------------------------------------------------------------
+
+function toSigningSecret(row: sql.SigningSecretRow): SigningSecret {
+  return { secret: row.webhook_secret, created_at: row.webhook_secret_created_at.toISOString() };
+}
+
+/** The secret that signs the team's webhooks, and since when. */
+export async function getSigningSecret(db: Queryable, teamId: string): Promise<SigningSecret> {
+  const row = await sql.selectSigningSecret(db, teamId);
+  if (!row) throw notFound('Team', teamId);
+  return toSigningSecret(row);
+}
+
+/**
+ * Replaces the team's signing secret with a new one at once: every attempt made from now on
+ * (first attempts, retries, redeliveries) is signed with it; an attempt already on the wire
+ * keeps the old signature.
+ */
+export async function rotateSigningSecret(db: Queryable, teamId: string): Promise<SigningSecret> {
+  const row = await sql.replaceSigningSecret(db, teamId, generateWebhookSecret());
+  if (!row) throw notFound('Team', teamId);
+  return toSigningSecret(row);
+}
+
+/** How many attempts of one delivery are shown (the latest); `attempt_count` has them all. */
+export const ATTEMPTS_SHOWN = 50;
+
+function toAttempt(row: sql.AttemptRow): DeliveryAttempt {
+  return {
+    attempt: row.attempt,
+    trigger: row.trigger,
+    created_at: row.created_at.toISOString(),
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+  };
+}
+
+function toDelivery(row: sql.TeamDeliveryRow, attempts: sql.AttemptRow[]): WebhookDelivery {
+  return {
+    id: row.id,
+    generation_id: row.generation_id,
+    event_type: row.event_type,
+    url: row.url,
+    status: row.state,
+    attempt_count: row.attempts,
+    next_attempt_at: row.state === 'pending' ? (row.next_attempt_at?.toISOString() ?? null) : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    attempts: attempts.map(toAttempt),
+  };
+}
+
+function groupAttempts(rows: sql.AttemptRow[]): Map<string, sql.AttemptRow[]> {
+  const byDelivery = new Map<string, sql.AttemptRow[]>();
+  for (const row of rows) {
+    const list = byDelivery.get(row.delivery_id);
+    if (list) list.push(row);
+    else byDelivery.set(row.delivery_id, [row]);
+  }
+  return byDelivery;
+}
+
+/** One page of the team's deliveries, newest first, each with its latest attempts: two queries. */
+export async function listDeliveries(
+  db: Queryable,
+  teamId: string,
+  query: DeliveryQuery,
+): Promise<Page<WebhookDelivery>> {
+  const window = pageWindow(query, 'whd');
+  const rows = await sql.selectTeamDeliveries(
+    db,
+    teamId,
+    { ...window, state: query.status, generationId: query.generation_id },
+    window.limit + 1,
+  );
+  const shown = rows.slice(0, window.limit);
+  const attempts = groupAttempts(
+    await sql.selectAttempts(
+      db,
+      shown.map((row) => row.id),
+      ATTEMPTS_SHOWN,
+    ),
+  );
+  return toPage(rows, window.limit, (row) => toDelivery(row, attempts.get(row.id) ?? []));
+}
+
+/** One delivery of the team with its latest attempts and the body it sends; 404 for any other. */
+export async function getDelivery(db: Queryable, teamId: string, id: string): Promise<WebhookDeliveryDetail> {
+  const row = await sql.selectTeamDelivery(db, teamId, id);
+  if (!row) throw notFound('Webhook delivery', id);
+  const attempts = await sql.selectAttempts(db, [id], ATTEMPTS_SHOWN);
+  return { ...toDelivery(row, attempts), payload: row.payload };
+}
+
+/**
+ * Queues a new attempt of a delivery of the team, whatever its state: a pending delivery's next
+ * attempt is made now (and its schedule goes on if that fails); a delivered or failed one gets
+ * one more attempt, not retried. While an attempt is under way, the new one follows it as soon
+ * as it is recorded. The body is the same, under the same webhook-id, signed with the current secret.
+ */
+export async function redeliver(pool: pg.Pool, teamId: string, id: string): Promise<WebhookDeliveryDetail> {
+  const found = await withTransaction(pool, async (client) => {
+    const delivery = await sql.lockTeamDelivery(client, teamId, id);
+    if (!delivery) return false;
+    if (delivery.attempt_under_way) {
+      await sql.requestRedeliveryAfterAttempt(client, id);
+      return true;
+    }
+    const continues = delivery.state === 'pending' && delivery.redelivery !== 'extra';
+    await sql.deleteQueuedAttempts(client, WEBHOOK_TASK, id);
+    await sql.scheduleRedelivery(client, id, continues ? 'next' : 'extra');
+    await queueDeliveryAttempt(client, id);
+    return true;
+  });
+  if (!found) throw notFound('Webhook delivery', id);
+  return getDelivery(pool, teamId, id);
 }
