@@ -27,12 +27,34 @@ export function eventId(json: string): string {
   return createHash('sha256').update(json).digest('base64url').slice(0, 22);
 }
 
+/** A status record as an event, made once for every watcher of its generation. */
+interface StatusEvent {
+  id: string;
+  /** The whole `id:`, `event:` and `data:` block, ready to write. */
+  frame: Buffer;
+  terminal: boolean;
+}
+
+/** The event of a record. */
+export function statusEvent(record: StatusRecord): StatusEvent {
+  const json = JSON.stringify(record);
+  const id = eventId(json);
+  return {
+    id,
+    frame: Buffer.from(`id: ${id}\nevent: status\ndata: ${json}\n\n`),
+    terminal: TERMINAL.has(record.status),
+  };
+}
+
+/** Writes to this many streams, then lets other work run: a large fan-out does not hold the process. */
+const WRITES_PER_TURN = 1000;
+
 /** One client's stream. */
 class Watcher {
   /** The id of the last record this client has (given by it on reconnect, or sent since). */
   private last: string | undefined;
   /** A record held back while the socket drains: only the newest one matters. */
-  private pending: { id: string; json: string; terminal: boolean } | undefined;
+  private pending: StatusEvent | undefined;
   closed = false;
   readonly generationId: string;
   private readonly res: ServerResponse;
@@ -56,27 +78,24 @@ class Watcher {
     });
   }
 
-  /** Sends the record unless the client has it; ends the stream after a terminal one. */
-  send(record: StatusRecord): void {
+  /** Sends the event unless the client has its record; ends the stream after a terminal one. */
+  send(event: StatusEvent): void {
     if (this.closed) return;
-    const json = JSON.stringify(record);
-    const id = eventId(json);
-    const terminal = TERMINAL.has(record.status);
-    if (id === this.last) {
-      if (terminal) this.end();
+    if (event.id === this.last) {
+      if (event.terminal) this.end();
       return;
     }
-    this.last = id;
+    this.last = event.id;
     if (this.res.writableNeedDrain) {
-      this.pending = { id, json, terminal };
+      this.pending = event;
       return;
     }
-    this.write({ id, json, terminal });
+    this.write(event);
   }
 
-  private write(event: { id: string; json: string; terminal: boolean }): void {
+  private write(event: StatusEvent): void {
     if (this.closed) return;
-    this.res.write(`id: ${event.id}\nevent: status\ndata: ${event.json}\n\n`);
+    this.res.write(event.frame);
     if (event.terminal) this.end();
   }
 
@@ -245,9 +264,13 @@ export class GenerationWatch {
       await new Promise((resolve) => setTimeout(resolve, this.relistenMs));
       throw err;
     }
+    let writes = 0;
     for (const row of rows) {
-      const record = toStatusRecord(row);
-      for (const watcher of [...(this.watchers.get(row.id) ?? [])]) watcher.send(record);
+      const event = statusEvent(toStatusRecord(row));
+      for (const watcher of [...(this.watchers.get(row.id) ?? [])]) {
+        watcher.send(event);
+        if (++writes % WRITES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
 }
