@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { App, Deps } from './app-types.ts';
+import { isPurgedKey } from './engine/retention.ts';
 import { GenerationStatusRecord } from './engine/status.ts';
 import { closeIfBodyUnread } from './lib/early-answer.ts';
 import { ErrorBody } from './lib/schemas.ts';
@@ -127,7 +128,7 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(generationRoutes);
   await app.register(webhookRoutes);
   await app.register(openAiRoutes);
-  await app.register(mediaRoutes, { storage: deps.storage });
+  await app.register(mediaRoutes, { storage: deps.storage, expired: (key) => isPurgedKey(deps.pool, key) });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
   await app.register(providerAdminRoutes);

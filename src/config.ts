@@ -42,6 +42,8 @@ const EnvSchema = Type.Object({
   S3_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   SIMULATOR_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
+  MEDIA_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
+  RECORDS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 30 }),
   EVENTS_KEEP_ALIVE_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 15_000 }),
   WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
@@ -102,8 +104,9 @@ export interface ItemPolicy {
   /** Runs that may end without an outcome (a crash, an outage) before the item is failed. */
   maxInterruptions: number;
   /**
-   * How long an item of each type (text, image, audio, video, model) may take from acceptance to
-   * its outcome before it is failed, refunded and its vendor job cancelled, in seconds.
+   * How long an item of each type (text, image, audio, video, model) may take from its start
+   * (acceptance, less any wait for room in its team's cap) to its outcome before it is failed,
+   * refunded and its vendor job cancelled, in seconds.
    */
   deadlinesS: Record<string, number>;
   /** How long recording a finished item waits for an unavailable database. */
@@ -176,6 +179,10 @@ export interface Config {
   /** Lifts the public-address rule for outbound URLs (local development and tests only). */
   allowPrivateUrls: boolean;
   simulatorDelayMs: number;
+  /** Days a generation's result files are kept (0: for good). */
+  mediaRetentionDays: number;
+  /** Days finished webhook deliveries (with their attempts) and dead queue jobs are kept. */
+  recordsRetentionDays: number;
   /** How often an idle live-status stream gets a keep-alive comment. */
   eventsKeepAliveMs: number;
   /** Delays before each webhook retry, in seconds. */
@@ -396,6 +403,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS,
     eventsKeepAliveMs: e.EVENTS_KEEP_ALIVE_MS,
+    mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
+    recordsRetentionDays: e.RECORDS_RETENTION_DAYS,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),
     workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS,
     items: {

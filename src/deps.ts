@@ -15,7 +15,7 @@ import { changeCredits, getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
 import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { resolveWorkspace } from './modules/workspaces/service.ts';
-import { createMetricsRegistry } from './plugins/metrics.ts';
+import { createMetricsRegistry, createServiceMetrics } from './plugins/metrics.ts';
 import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { type Fetch, ProviderError } from './providers/types.ts';
@@ -49,6 +49,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
   if (comfy.url && config.providers.mode === 'auto') {
     addComfyRoutes(catalog, media, comfy.models, Object.keys(comfyWorkflows));
   }
+  const metrics = createMetricsRegistry();
   return {
     config,
     pool,
@@ -71,13 +72,14 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
       resolveWorkspace,
       completeIdempotencyKey,
       recordClaimedGeneration,
+      metrics: createServiceMetrics(metrics, pool),
     },
     providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs), {
       comfyWorkflows,
       fetchInput: inputImageFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
       fetchSample: inputAudioFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
     }),
-    metrics: createMetricsRegistry(),
+    metrics,
   };
 }
 

@@ -15,6 +15,7 @@ import type { Deps } from './app-types.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
 import { startSweeper } from './engine/recovery.ts';
+import { sweepRetention } from './engine/retention.ts';
 import { runItem } from './engine/run-item.ts';
 import * as workerSql from './engine/sql.ts';
 import { pollVendor } from './engine/vendor.ts';
@@ -44,11 +45,16 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
       await attemptDelivery(pool, deliveryId, {
         allowPrivateUrls: config.allowPrivateUrls,
         retryDelaysS: config.webhookRetryDelaysS,
+        metrics: deps.engine.metrics,
       });
     },
     [CLEANUP_TASK]: async () => {
       await deleteExpiredIdempotencyKeys(pool);
       await deleteGoneInstances(pool);
+      await sweepRetention(pool, deps.storage, {
+        now: new Date(),
+        recordsRetentionDays: config.recordsRetentionDays,
+      });
     },
   };
 }

@@ -128,10 +128,11 @@ describe('cancelling racing the completion', () => {
         return r.body;
       }),
     );
-    // Cancels land before, during and after the work.
+    // Cancels land before, during and after the work: the first three only once they finished.
     const answers = await Promise.all(
       created.map(async (c, n) => {
-        await sleep(((n * 7) % 20) * 60);
+        if (n < 3) await waitForGeneration(server, team.key, c.generation_id);
+        else await sleep(((n * 7) % 20) * 60);
         return (await call(server, 'POST', `/api/v1/generations/${c.generation_id}/cancel`, { token: team.key }))
           .status;
       }),

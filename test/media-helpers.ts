@@ -10,6 +10,7 @@ export interface StatusRecord {
   total_items: number;
   completed_items: number;
   failed_items: number;
+  expires_at: string | null;
   items: Array<{
     id: string;
     type: string;

@@ -44,6 +44,7 @@ describe('music, 3D, text and speech', () => {
       assert.ok(track, 'the track is listed');
       assert.deepEqual(Object.keys(track).sort(), [
         'created_at',
+        'expires_at',
         'generation_id',
         'id',
         'status',

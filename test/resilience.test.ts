@@ -417,9 +417,11 @@ describe('the recovery sweep', () => {
     });
     await worker.ready();
     await waitFor(async () => ((await itemOf(server.pool, id))?.status === 'PROCESSING' ? true : undefined));
-    // The item was accepted 31 minutes ago as far as the sweep can tell (the image deadline is 30).
+    // The item started 31 minutes ago as far as the sweep can tell (the image deadline is 30; it counts
+    // from the start, so time spent waiting for room in the team's cap is not the item's).
     await server.pool.query(
-      `update generation_items set created_at = now() - interval '31 minutes' where generation_id = $1`,
+      `update generation_items set created_at = now() - interval '31 minutes', started_at = now() - interval '31 minutes'
+       where generation_id = $1`,
       [id],
     );
     const done = await finalStatus(server, team.key, id);

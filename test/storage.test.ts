@@ -268,6 +268,21 @@ describe('LocalStorage', () => {
     assert.equal(await storage.get('r/missing.mp4', { start: 0 }), undefined);
   });
 
+  test('delete removes an object (sharded or of the layout before sharding); a missing one is no error', async () => {
+    const key = 'gen_del/item-1.png';
+    await storage.put(key, Buffer.from('png bytes'), 'image/png');
+    assert.ok(await storage.get(key));
+    await storage.delete(key);
+    assert.equal(await storage.get(key), undefined);
+    await storage.delete(key);
+    const legacy = join(dir, 'media', 'gen_del', 'item-2.png');
+    await mkdir(dirname(legacy), { recursive: true });
+    await writeFile(legacy, 'old');
+    await storage.delete('gen_del/item-2.png');
+    assert.equal(await storage.get('gen_del/item-2.png'), undefined);
+    await assert.rejects(storage.delete('../escape.png'));
+  });
+
   test('missing objects and directories read as undefined', async () => {
     assert.equal(await storage.get('nope/none.png'), undefined);
     await mkdir(join(dir, 'media', 'folder.png'), { recursive: true });
@@ -308,7 +323,7 @@ describe('LocalStorage', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// A fake S3: path-style PutObject, GetObject (with Range) and HeadObject, in memory.
+// A fake S3: path-style PutObject, GetObject (with Range), HeadObject and DeleteObject, in memory.
 
 interface FakeObject {
   body: Buffer;
@@ -420,6 +435,13 @@ async function startFakeS3(bucket: string): Promise<FakeS3> {
       const cacheControl = req.headers['cache-control'];
       objects.set(key, { body, contentType, cacheControl });
       res.writeHead(200, { etag: '"fake"' });
+      res.end();
+      return;
+    }
+    if (req.method === 'DELETE') {
+      // S3 answers 204 whether or not the object was there.
+      objects.delete(key);
+      res.writeHead(204);
       res.end();
       return;
     }
@@ -557,6 +579,14 @@ describe('S3Storage against a fake S3', () => {
     await assert.rejects(storage.put('t/x.png', Buffer.from('x'), 'video/mp4'), /does not match/);
     await assert.rejects(storage.put('../x.png', Buffer.from('x'), 'image/png'), /Invalid storage key/);
     assert.equal(fake.objects.has('genmedia/results/t/x.png'), false);
+  });
+
+  test('delete removes the object at S3', async () => {
+    await storage.put('gen_s3del/a.png', Buffer.from('x'), 'image/png');
+    await storage.delete('gen_s3del/a.png');
+    assert.equal(await storage.get('gen_s3del/a.png'), undefined);
+    await storage.delete('gen_s3del/a.png');
+    assert.ok(fake.requests.some((r) => r.method === 'DELETE' && r.path.endsWith('/gen_s3del/a.png')));
   });
 
   test('missing objects and invalid keys read as undefined', async () => {

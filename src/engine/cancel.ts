@@ -31,6 +31,12 @@ export async function stopItem(
   if (!failed) return false;
   if (item.provider) {
     await sql.finishAttempt(pool, item.id, { outcome: 'failed', error: failure.error, errorKind: failure.errorKind });
+    services.metrics.vendorAttemptEnded({
+      provider: item.provider,
+      endpoint: item.vendor_endpoint ?? 'unknown',
+      outcome: 'failed',
+      errorKind: failure.errorKind,
+    });
   }
   // The vendor may still be working on it (and charging for it): ask it to stop.
   const provider = item.provider ? options.providers.get(item.provider) : undefined;

@@ -26,6 +26,8 @@ export interface CreateInput {
   teamId: string;
   workspaceId: string | null;
   plan: GenerationPlan;
+  /** Days its result files are kept (0: kept for good). */
+  retentionDays: number;
   /** Delays the jobs of the items the request runs itself (a safety net should the process die). */
   jobsRunAt?: (position: number) => Date | null;
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
@@ -94,7 +96,7 @@ export async function createGeneration(
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);
 
-  return withTransaction(pool, async (client) => {
+  const generation = await withTransaction(pool, async (client) => {
     if (total > 0) {
       await services.changeCredits(client, {
         teamId: input.teamId,
@@ -115,6 +117,7 @@ export async function createGeneration(
       totalItems: items.length,
       estimatedSeconds: plan.estimatedSeconds,
       webhookUrl: plan.webhookUrl ?? null,
+      retentionDays: input.retentionDays,
     });
     await sql.insertItems(client, id, items);
     // One statement per distinct start time (usually one).
@@ -134,4 +137,6 @@ export async function createGeneration(
     await input.finish?.(client, accepted);
     return accepted;
   });
+  services.metrics.generationAccepted({ operation: plan.operation, model: plan.model });
+  return generation;
 }

@@ -166,6 +166,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         teamId,
         workspaceId,
         plan,
+        retentionDays: operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
         finish: async (client, created) => {
           await endpoint.onCreated?.(client, created, plan, owner);

@@ -3,15 +3,20 @@ import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
+import { timeOfId } from '../lib/id-time.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from './create.ts';
 import * as sql from './sql.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 
-export type Outcome =
+export type Outcome = (
   | { ok: true; url: string; file: StoredFile }
   /** errorKind: the ProviderError kind, when a provider said why. */
-  | { ok: false; error: string; errorKind?: string };
+  | { ok: false; error: string; errorKind?: string }
+) & {
+  /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
+  provider?: string;
+};
 
 /** The item as an operation sees it. */
 export function executable(item: sql.ClaimedItem): ExecutableItem {
@@ -40,7 +45,7 @@ export async function finishItem(
   item: sql.ClaimedItem,
   outcome: Outcome,
 ): Promise<boolean> {
-  return withTransaction(pool, async (client) => {
+  const recorded = await withTransaction(pool, async (client) => {
     // The team's row first, as a claim takes it: moving an item changes the team's counts, and
     // the same order in both keeps a cancel and a claim of one item from deadlocking.
     await sql.lockTeam(client, item.team_id);
@@ -100,6 +105,17 @@ export async function finishItem(
     }
     return true;
   });
+  if (recorded) {
+    services.metrics.itemFinished({
+      operation: item.operation,
+      model: item.model,
+      provider: outcome.provider ?? item.provider,
+      ok: outcome.ok,
+      errorKind: outcome.ok ? null : outcome.errorKind,
+      acceptedAt: timeOfId(item.generation_id),
+    });
+  }
+  return recorded;
 }
 
 /** Records an item's outcome (finishItem), riding out a database outage for up to the policy's patience. */

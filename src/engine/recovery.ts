@@ -54,7 +54,7 @@ export async function sweepOnce(
     if (!item) continue;
     const limit = options.deadlinesS[item.type] ?? FALLBACK_DEADLINE_S;
     const within = limit < 120 ? `${limit} seconds` : `${Math.round(limit / 60)} minutes`;
-    const failure = { error: `Timed out: not finished within ${within} of being accepted`, errorKind: 'timeout' };
+    const failure = { error: `Timed out: not finished within ${within} of starting`, errorKind: 'timeout' };
     if (await stopItem(pool, services, operations, item, failure, options)) report.failedItems += 1;
   }
   if (!options.judgeLeases) return report;

@@ -14,6 +14,8 @@ export interface GenerationInsert {
   totalItems: number;
   estimatedSeconds: number;
   webhookUrl: string | null;
+  /** Days its result files are kept (0: kept for good). */
+  retentionDays: number;
 }
 
 export interface ItemInsert {
@@ -29,8 +31,10 @@ export interface ItemInsert {
 export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
   const { rows } = await db.query<{ created_at: Date }>(
     `insert into generations
-       (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url)
-     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text)
+       (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url,
+        expires_at)
+     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
+             case when $11::int > 0 then now() + make_interval(days => $11::int) end)
      returning created_at`,
     [
       g.id,
@@ -43,6 +47,7 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
       g.totalItems,
       g.estimatedSeconds,
       g.webhookUrl,
+      g.retentionDays,
     ],
   );
   return (rows[0] as { created_at: Date }).created_at;
@@ -149,6 +154,8 @@ export interface StatusRow {
   completed_items: number;
   failed_items: number;
   result: unknown;
+  /** When its result files are deleted (ISO); null: kept. */
+  expires_at: string | null;
   items: Array<{
     id: string;
     type: string;
@@ -184,7 +191,8 @@ const STATUS_ITEMS = `
      from generation_items i where i.generation_id = g.id) as items`;
 
 const STATUS_COLUMNS = `g.id, g.team_id, g.status, g.operation, g.credits_charged, g.credits_refunded, g.total_items,
-  g.completed_items, g.failed_items, g.result, ${STATUS_ITEMS}`;
+  g.completed_items, g.failed_items, g.result,
+  to_char(g.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, ${STATUS_ITEMS}`;
 
 const STATUS_SELECT = `select ${STATUS_COLUMNS} from generations g`;
 

@@ -31,6 +31,10 @@ export const GenerationStatusRecord = Type.Object(
     total_items: Type.Integer(),
     completed_items: Type.Integer(),
     failed_items: Type.Integer(),
+    expires_at: Type.Union([Timestamp, Type.Null()], {
+      description:
+        'When its result files are deleted (MEDIA_RETENTION_DAYS); after it their URLs answer 410. Null: kept',
+    }),
     items: Type.Array(StatusItem),
   },
   { $id: 'GenerationStatus', title: 'GenerationStatus' },
@@ -44,6 +48,7 @@ export interface StatusRecord {
   total_items: number;
   completed_items: number;
   failed_items: number;
+  expires_at: string | null;
   items: StatusRow['items'];
 }
 
@@ -59,6 +64,7 @@ export function toStatusRecord(row: StatusRow): StatusRecord {
     total_items: row.total_items,
     completed_items: row.completed_items,
     failed_items: row.failed_items,
+    expires_at: row.expires_at,
     items: row.items,
   };
 }

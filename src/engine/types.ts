@@ -49,6 +49,42 @@ export interface EngineServices {
   completeIdempotencyKey(db: Queryable, claim: IdempotencyClaimOf, status: number, body: string): Promise<void>;
   /** Ties the generation a synchronous request created to its claim (a retry finishes that one). */
   recordClaimedGeneration(db: Queryable, claim: IdempotencyClaimOf, generationId: string): Promise<void>;
+  /** What the engine counts for the process's metrics (after the change it counts is written). */
+  metrics: EngineMetrics;
+}
+
+/**
+ * The counts the engine reports as things happen (the metrics plugin turns them into Prometheus
+ * series). Labels come from the catalog and the code, never from a request.
+ */
+export interface EngineMetrics {
+  /** A generation was accepted (its transaction committed). */
+  generationAccepted(g: { operation: string; model: string | null }): void;
+  /** An item reached its outcome: recorded once, whichever process recorded it. */
+  itemFinished(i: {
+    operation: string;
+    model: string | null;
+    /** The vendor that served it or failed it last; null: the simulator (or nothing) did. */
+    provider: string | null;
+    ok: boolean;
+    /** The failure's kind (a ProviderError kind, canceled, timeout), when one is known. */
+    errorKind?: string | null;
+    /** When the generation was accepted; undefined when not known. */
+    acceptedAt: Date | undefined;
+  }): void;
+  /** One vendor attempt (a submit and the job it started) ended. */
+  vendorAttemptEnded(a: {
+    provider: string;
+    endpoint: string;
+    outcome: 'completed' | 'failed' | 'submit_failed' | 'unknown';
+    errorKind?: string | null;
+  }): void;
+  /**
+   * One attempt to deliver a webhook the engine queued ended (the webhooks module reports it):
+   * delivered, failed with another attempt scheduled, or failed for good. statusCode null: no HTTP
+   * answer (a network error, a timeout, a refused URL).
+   */
+  webhookAttempted(a: { outcome: 'delivered' | 'failed_attempt' | 'gave_up'; statusCode: number | null }): void;
 }
 
 /** The Idempotency-Key claim a request holds (as the idempotency plugin puts it on the request). */
@@ -180,6 +216,11 @@ export interface Operation {
     output: ProviderOutput,
     charged: number,
   ) => { actualCredits: number; metadata: Record<string, unknown> };
+  /**
+   * Its results are records other work reads later (an influencer's face and references): they are
+   * kept whatever MEDIA_RETENTION_DAYS says.
+   */
+  keepsResults?: boolean;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
   onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */

@@ -158,7 +158,7 @@ export async function submitToVendor(
       : undefined;
   const openAttempt = again ? await sql.selectOpenAttempt(ctx.pool, item.id) : undefined;
   if (item.vendor_state === 'submitting' && (!again || openAttempt === undefined)) {
-    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: 'lost in a crash' });
+    await endAttempt(ctx, item.id, item, { outcome: 'unknown', error: 'lost in a crash' });
     await finish(ctx, operation, item, {
       ok: false,
       error: `The job sent to ${item.provider} could not be confirmed after the worker stopped; it was not charged`,
@@ -223,6 +223,7 @@ async function send(
   options: { mayRetry: boolean },
 ): Promise<void> {
   const { provider, route } = picked;
+  const sentTo = { provider: provider.id, vendor_endpoint: route.endpoint };
   let result: Awaited<ReturnType<typeof provider.submit>>;
   try {
     result = await provider.submit({
@@ -252,23 +253,24 @@ async function send(
     }
     if (error.maybeAccepted) {
       // The vendor may have the job though we never heard: sending it again could run it twice.
-      await sql.finishAttempt(ctx.pool, item.id, { outcome: 'unknown', error: message, errorKind: error.kind });
+      await endAttempt(ctx, item.id, sentTo, { outcome: 'unknown', error: message, errorKind: error.kind });
       await finish(ctx, operation, item, {
         ok: false,
         error: `The job sent to ${provider.id} could not be confirmed (${message}); it was not charged`,
         errorKind: error.kind,
+        provider: provider.id,
       });
       return;
     }
     // Refused (or never sent): nothing was accepted, so the item may be sent again.
-    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'submit_failed', error: message, errorKind: error.kind });
+    await endAttempt(ctx, item.id, sentTo, { outcome: 'submit_failed', error: message, errorKind: error.kind });
     await sql.clearVendorState(ctx.pool, item.id);
     await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, mayRetry: options.mayRetry });
     return;
   }
   await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
   if (result.kind === 'done') {
-    await completeFromOutput(ctx, operation, item, work, result.output);
+    await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
     return;
   }
   const accepted = await withTransaction(ctx.pool, async (client) => {
@@ -327,7 +329,7 @@ export async function pollVendor(
   }
   if (result.kind === 'failed') {
     const route = { provider: item.provider, endpoint: item.vendor_endpoint ?? '' };
-    await sql.finishAttempt(ctx.pool, item.id, {
+    await endAttempt(ctx, item.id, item, {
       outcome: 'failed',
       error: redact(result.error.message, ctx.providers.secrets()),
       errorKind: result.error.kind,
@@ -337,7 +339,7 @@ export async function pollVendor(
     await failOrRetry(ctx, operation, item, route, candidates, result.error, { accepted: true, mayRetry: true });
     return;
   }
-  await completeFromOutput(ctx, operation, item, work, result.output);
+  await completeFromOutput(ctx, operation, item, work, result.output, item);
 }
 
 /** Copies the vendor's first file into our storage and completes the item. */
@@ -347,12 +349,14 @@ async function completeFromOutput(
   item: sql.ClaimedItem,
   work: VendorWork,
   output: ProviderOutput,
+  servedBy: AttemptRoute,
 ): Promise<void> {
+  const provider = servedBy.provider ?? undefined;
   const file = output.files[0];
   if (!file) {
     const error = 'The vendor answered no file';
-    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'failed', error, errorKind: 'internal' });
-    await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal' });
+    await endAttempt(ctx, item.id, servedBy, { outcome: 'failed', error, errorKind: 'internal' });
+    await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal', provider });
     return;
   }
   let stored: StoredResult;
@@ -364,7 +368,8 @@ async function completeFromOutput(
       item,
       file,
       work.expects,
-      ctx.trustedOriginsOf(item.provider ?? ''),
+      // The vendor that answered (on a first attempt the claimed item does not name it yet).
+      ctx.trustedOriginsOf(provider ?? ''),
       convert &&
         (async (bytes) => {
           const converted = await convert(ctx, executable(item), bytes, output.metadata);
@@ -379,14 +384,15 @@ async function completeFromOutput(
     // A copy that failed is tried again from the same vendor result (a poll), never by a new job.
     if ((err instanceof FetchFailedError && err.retryable) || !(err instanceof Error)) throw err;
     const error = `The vendor's result could not be used: ${failure(err)}`;
-    await sql.finishAttempt(ctx.pool, item.id, { outcome: 'failed', error, errorKind: 'internal' });
-    await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal' });
+    await endAttempt(ctx, item.id, servedBy, { outcome: 'failed', error, errorKind: 'internal' });
+    await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal', provider });
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);
-  await sql.finishAttempt(ctx.pool, item.id, { outcome: 'completed', cost: output.vendorCost ?? null });
+  await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: output.vendorCost ?? null });
   await finish(ctx, operation, item, {
     ok: true,
+    provider,
     url: stored.url,
     file: {
       contentType: stored.contentType,
@@ -542,7 +548,12 @@ async function failOrRetry(
   });
   if (decision.action === 'fail') {
     const message = redact(error.message, ctx.providers.secrets());
-    await finish(ctx, operation, item, { ok: false, error: message, errorKind: error.kind });
+    await finish(ctx, operation, item, {
+      ok: false,
+      error: message,
+      errorKind: error.kind,
+      provider: provider || undefined,
+    });
     return;
   }
   const delay = decision.action === 'retry' ? decision.delayMs : 0;
@@ -559,4 +570,18 @@ async function failOrRetry(
 
 function finish(ctx: ExecutionContext, operation: Operation | undefined, item: sql.ClaimedItem, outcome: Outcome) {
   return recordOutcome(ctx, operation, item, outcome);
+}
+
+/** The route an attempt went to, as the item's row names it. */
+type AttemptRoute = { provider: string | null; vendor_endpoint: string | null };
+
+/** Closes the item's open attempt with how it ended, and counts it. */
+async function endAttempt(ctx: ExecutionContext, itemId: string, route: AttemptRoute, end: sql.AttemptEnd) {
+  await sql.finishAttempt(ctx.pool, itemId, end);
+  ctx.services.metrics.vendorAttemptEnded({
+    provider: route.provider ?? 'unknown',
+    endpoint: route.vendor_endpoint ?? 'unknown',
+    outcome: end.outcome,
+    errorKind: end.errorKind,
+  });
 }

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   idempotency_conflict: 409,
   generation_finished: 409,
+  gone: 410,
   payload_too_large: 413,
   media_rejected: 422,
   idempotency_mismatch: 422,

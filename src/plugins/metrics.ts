@@ -1,6 +1,10 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { App } from '../app-types.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { EngineMetrics } from '../engine/types.ts';
+import type { ProviderErrorKind } from '../providers/types.ts';
 import { bearerSecretHook } from './auth.ts';
+import { type QueueStatRow, selectQueueStats } from './metrics-sql.ts';
 
 /** The process's Prometheus registry, with Node's own metrics (CPU, memory, event loop, GC). */
 export function createMetricsRegistry(): Registry {
@@ -58,4 +62,154 @@ export function installMetricsRoute(app: App): void {
       return metrics.metrics();
     },
   );
+}
+
+// Failure kinds that may become a label value; anything else is counted as `other`, so a label can
+// never take an unbounded set of values.
+const ERROR_KINDS: ReadonlySet<string> = new Set([
+  'invalid_input',
+  'content_policy',
+  'auth',
+  'quota',
+  'rate_limited',
+  'unavailable',
+  'timeout',
+  'canceled',
+  'internal',
+] satisfies ProviderErrorKind[]);
+
+/** The error_kind label: `none` for a success, `unspecified` for a failure that gave no kind. */
+function errorKindLabel(ok: boolean, kind: string | null | undefined): string {
+  if (ok) return 'none';
+  if (!kind) return 'unspecified';
+  return ERROR_KINDS.has(kind) ? kind : 'other';
+}
+
+// Media work takes from under a second (an image from a warm model) to half an hour (a long video).
+const ITEM_DURATION_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800];
+
+/**
+ * The service's own series in `registry`: generations, items, their durations, vendor attempts and
+ * webhook attempts as counted by this process, and the queue as the database has it at scrape time.
+ */
+export function createServiceMetrics(registry: Registry, pool: Queryable): EngineMetrics {
+  const generations = new Counter({
+    name: 'genmedia_generations_accepted_total',
+    help: 'Generations accepted (charged and queued), by operation and model',
+    labelNames: ['operation', 'model'] as const,
+    registers: [registry],
+  });
+  const items = new Counter({
+    name: 'genmedia_items_finished_total',
+    help: 'Items that reached their outcome, by operation, model, provider, outcome and error kind',
+    labelNames: ['operation', 'model', 'provider', 'outcome', 'error_kind'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'genmedia_item_duration_seconds',
+    help: "Time from a generation's acceptance to its item's outcome, by operation and outcome",
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: ITEM_DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const attempts = new Counter({
+    name: 'genmedia_vendor_attempts_total',
+    help: 'Vendor attempts ended, by provider, vendor endpoint, outcome and error kind',
+    labelNames: ['provider', 'endpoint', 'outcome', 'error_kind'] as const,
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'genmedia_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, failed_attempt, gave_up) and status class',
+    labelNames: ['outcome', 'status_class'] as const,
+    registers: [registry],
+  });
+  installQueueGauges(registry, pool);
+
+  return {
+    generationAccepted: (g) => generations.inc({ operation: g.operation, model: g.model ?? 'none' }),
+    itemFinished: (i) => {
+      const outcome = i.ok ? 'completed' : 'failed';
+      items.inc({
+        operation: i.operation,
+        model: i.model ?? 'none',
+        provider: i.provider ?? 'simulator',
+        outcome,
+        error_kind: errorKindLabel(i.ok, i.errorKind),
+      });
+      if (i.acceptedAt) {
+        duration.observe({ operation: i.operation, outcome }, Math.max(0, Date.now() - i.acceptedAt.getTime()) / 1000);
+      }
+    },
+    vendorAttemptEnded: (a) =>
+      attempts.inc({
+        provider: a.provider,
+        endpoint: a.endpoint,
+        outcome: a.outcome,
+        error_kind: errorKindLabel(a.outcome === 'completed', a.errorKind),
+      }),
+    webhookAttempted: (a) =>
+      webhooks.inc({
+        outcome: a.outcome,
+        status_class: a.statusCode === null ? 'network' : `${Math.floor(a.statusCode / 100)}xx`,
+      }),
+  };
+}
+
+// A scrape must answer even when the database does not: the queue's series wait this long at most.
+const QUEUE_QUERY_TIMEOUT_MS = 2000;
+
+/**
+ * Gauges of the queue, read from the database at scrape time with one query that every gauge of a
+ * scrape shares (prom-client collects them together). When the query fails or takes too long, the
+ * queue's series are left out and genmedia_queue_stats_up is 0; the rest of /metrics is served.
+ */
+function installQueueGauges(registry: Registry, pool: Queryable): void {
+  let pending: Promise<QueueStatRow[] | undefined> | undefined;
+  const read = (): Promise<QueueStatRow[] | undefined> => {
+    pending ??= withTimeout(selectQueueStats(pool), QUEUE_QUERY_TIMEOUT_MS)
+      .catch(() => undefined)
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
+  new Gauge({
+    name: 'genmedia_queue_items',
+    help: 'Items QUEUED and PROCESSING now, by item type and status (the same in every process)',
+    labelNames: ['type', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const row of rows ?? []) this.set({ type: row.type, status: row.status }, row.items);
+    },
+  });
+  new Gauge({
+    name: 'genmedia_queue_oldest_age_seconds',
+    help: 'Seconds since the oldest QUEUED item of each type was accepted (the same in every process)',
+    labelNames: ['type'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await read();
+      this.reset();
+      for (const row of rows ?? []) if (row.status === 'QUEUED') this.set({ type: row.type }, row.oldest_age_s);
+    },
+  });
+  new Gauge({
+    name: 'genmedia_queue_stats_up',
+    help: '1 when this scrape read the queue from the database, 0 when it could not (its series are left out)',
+    registers: [registry],
+    async collect() {
+      this.set((await read()) ? 1 : 0);
+    },
+  });
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -10,12 +10,34 @@ Most generation is asynchronous: a request answers with a \`generation_id\` and 
 
 Errors are JSON \`{"error": {"code", "message", "details"?}}\` with the request id in \`x-request-id\`.`;
 
-/** Registers the OpenAPI 3.1 generator (fed by every route's schema) and the reference UI. */
+/**
+ * The reference UI's settings: everything it shows comes from this process. No fonts or scripts
+ * from the internet (its script is served from node_modules, its fonts are the browser's own), no
+ * telemetry, and none of the buttons that lead to the UI vendor's hosted services (their API
+ * client app, developer toolbar, AI agent, MCP generator). "Test request" stays: it calls this
+ * server from the page.
+ */
+const REFERENCE_UI = {
+  title: 'Generative Media Service API',
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  documentDownloadType: 'json',
+} as const;
+
+/**
+ * Registers the OpenAPI 3.1 generator (fed by every route's schema), whose `servers` is the public
+ * base URL, and the reference UI.
+ */
 export async function installOpenApi(app: App): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Generative Media Service API', version: '1.0.0', description: DESCRIPTION },
+      servers: [{ url: app.deps.config.publicBaseUrl }],
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'A team API key (`gms_...`)' },
@@ -39,7 +61,7 @@ export async function installOpenApi(app: App): Promise<void> {
 
   await app.register(apiReference, {
     routePrefix: '/docs',
-    configuration: { url: '/openapi.json', title: 'Generative Media Service API' },
+    configuration: { url: '/openapi.json', pageTitle: 'Generative Media Service API', ...REFERENCE_UI },
     logLevel: 'warn',
   });
 }

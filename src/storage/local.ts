@@ -105,6 +105,16 @@ export class LocalStorage implements Storage {
     return undefined;
   }
 
+  async delete(key: string): Promise<void> {
+    for (const layout of ['sharded', 'legacy'] as const) {
+      const path = this.#path(key, layout);
+      if (path === undefined) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+      await unlink(path).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+    }
+  }
+
   async get(key: string, range?: RangeRequest): Promise<StoredObject | undefined> {
     const contentType = contentTypeForKey(key);
     if (contentType === undefined) return undefined;

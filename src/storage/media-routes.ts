@@ -6,6 +6,9 @@ import { parseRangeHeader, RangeNotSatisfiableError } from './range.ts';
 import type { RangeRequest, Storage, StoredObject } from './types.ts';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'Media not found' } } as const;
+const GONE = {
+  error: { code: 'gone', message: 'This file was deleted when its retention period ended (see expires_at)' },
+} as const;
 
 /** Keys never change, so the key alone identifies the bytes. */
 export function etagForKey(key: string): string {
@@ -39,11 +42,20 @@ function notFound(reply: FastifyReply): FastifyReply {
  * storage, and for S3 when no public bucket URL is configured. Public (keys are unguessable),
  * cacheable forever, with single byte ranges for video seeking.
  *
+ * A file deleted at the end of its retention answers 410 `gone`.
+ *
  * HEAD is registered explicitly rather than left to `exposeHeadRoutes`, whose generated route
  * would read the whole object only to throw it away.
  */
-export async function mediaRoutes(app: FastifyInstance, opts: { storage: Storage }): Promise<void> {
-  const { storage } = opts;
+export async function mediaRoutes(
+  app: FastifyInstance,
+  opts: {
+    storage: Storage;
+    /** Whether a key's file was deleted at the end of its retention (then 410 instead of 404). */
+    expired?: (key: string) => Promise<boolean>;
+  },
+): Promise<void> {
+  const { storage, expired } = opts;
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -78,7 +90,10 @@ export async function mediaRoutes(app: FastifyInstance, opts: { storage: Storage
             },
           });
       }
-      if (object === undefined) return notFound(reply);
+      if (object === undefined) {
+        if (expired && (await expired(key))) return reply.code(410).header('cache-control', 'no-store').send(GONE);
+        return notFound(reply);
+      }
 
       reply.headers({
         etag,

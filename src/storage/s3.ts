@@ -4,6 +4,7 @@ import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
   HeadObjectCommand,
@@ -124,6 +125,12 @@ export class S3Storage implements Storage {
 
   #objectKey(key: string): string {
     return this.#prefix + key;
+  }
+
+  async delete(key: string): Promise<void> {
+    if (contentTypeForKey(key) === undefined) throw new Error(`Invalid storage key: ${JSON.stringify(key)}`);
+    // S3 answers a delete of a missing object with success.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.#objectKey(key) }));
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {

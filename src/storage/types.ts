@@ -46,6 +46,8 @@ export interface Storage {
    * Throws `RangeNotSatisfiableError` (range.ts) when the object exists but the range is outside it.
    */
   get(key: string, range?: RangeRequest): Promise<StoredObject | undefined>;
+  /** Removes an object (media past its retention); removing one that is not there is not an error. */
+  delete(key: string): Promise<void>;
   /** The public URL clients use for a key. */
   publicUrl(key: string): string;
   /** The key behind one of our own public URLs, or undefined for any other URL. */

@@ -52,7 +52,16 @@ export const PushBody = Type.Object(
     ),
     payload: SnapshotPayload,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        desktop_project_id: '7f9c2b4e-2c1d-4f7e-9a51-0c6f3e2d8a11',
+        name: 'Launch teaser',
+        payload: { storyboards: [], timelines: [], metadata: { app_version: '2.4.0' } },
+      },
+    ],
+  },
 );
 
 export const PushedSnapshot = Type.Object(

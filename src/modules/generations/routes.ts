@@ -207,15 +207,20 @@ export default async function generationRoutes(app: App): Promise<void> {
           'Runs the same validation and pricing as the endpoint itself (a generation POST with the header ' +
           '`Prefer: dry-run` does the same) and answers the credits it would charge and your balance; nothing is ' +
           'written or charged. An invalid body answers as the endpoint would (400, 404, ...).',
-        body: Type.Object({
-          endpoint: Type.String({
-            minLength: 1,
-            maxLength: 300,
-            description: "A generation endpoint's path, e.g. /api/v1/videos/generate",
-            examples: ['/api/v1/images/generate'],
-          }),
-          body: Type.Object({}, { additionalProperties: true, description: 'The request body to price' }),
-        }),
+        body: Type.Object(
+          {
+            endpoint: Type.String({
+              minLength: 1,
+              maxLength: 300,
+              description: "A generation endpoint's path, e.g. /api/v1/videos/generate",
+              examples: ['/api/v1/images/generate'],
+            }),
+            body: Type.Object({}, { additionalProperties: true, description: 'The request body to price' }),
+          },
+          {
+            examples: [{ endpoint: '/api/v1/images/generate', body: { prompt: 'a lighthouse at dawn, watercolor' } }],
+          },
+        ),
         response: { 200: Quote, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },

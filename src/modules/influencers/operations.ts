@@ -132,6 +132,8 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: stri
 /** Influencer training and videos. */
 export const influencerOperations: Record<string, Operation> = {
   'influencer.train': {
+    // The influencer's face and references: its later images and videos are made from them.
+    keepsResults: true,
     onCompleted: async (db, done) => {
       await setTrainingStatus(db, String((done.item.request as TrainInput).influencer_id), 'completed');
     },

@@ -26,6 +26,7 @@ export function toTrack(row: TrackRow) {
     status: row.status,
     generation_id: row.generation_id,
     created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at?.toISOString() ?? null,
   };
 }
 

@@ -10,9 +10,12 @@ export interface TrackRow {
   url: string;
   status: string;
   created_at: Date;
+  /** When its file is deleted (its generation's expires_at); null: kept. */
+  expires_at: Date | null;
 }
 
-const COLUMNS = 'id, team_id, workspace_id, generation_id, title, style, url, status, created_at';
+const COLUMNS = `t.id, t.team_id, t.workspace_id, t.generation_id, t.title, t.style, t.url, t.status, t.created_at,
+  (select g.expires_at from generations g where g.id = t.generation_id) as expires_at`;
 
 export async function insertTrack(
   db: Queryable,
@@ -36,7 +39,7 @@ export async function insertTrack(
 }
 
 export async function selectTrack(db: Queryable, id: string): Promise<TrackRow | undefined> {
-  const { rows } = await db.query<TrackRow>(`select ${COLUMNS} from music_tracks where id = $1::text`, [id]);
+  const { rows } = await db.query<TrackRow>(`select ${COLUMNS} from music_tracks t where t.id = $1::text`, [id]);
   return rows[0];
 }
 
@@ -46,9 +49,9 @@ export async function selectTracksOfTeam(
   workspaceId: string | null,
 ): Promise<TrackRow[]> {
   const { rows } = await db.query<TrackRow>(
-    `select ${COLUMNS} from music_tracks
-     where team_id = $1::text and ($2::text is null or workspace_id = $2::text)
-     order by created_at desc, id desc`,
+    `select ${COLUMNS} from music_tracks t
+     where t.team_id = $1::text and ($2::text is null or t.workspace_id = $2::text)
+     order by t.created_at desc, t.id desc`,
     [teamId, workspaceId],
   );
   return rows;

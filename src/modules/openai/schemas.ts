@@ -146,7 +146,19 @@ export const ChatCompletionBody = Type.Object(
     prediction: Ignored(''),
     web_search_options: Ignored(''),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    examples: [
+      {
+        model: 'openai/gpt-4o-mini',
+        messages: [
+          { role: 'system', content: 'You answer in one sentence.' },
+          { role: 'user', content: 'What is a haiku?' },
+        ],
+        max_tokens: 200,
+      },
+    ],
+  },
 );
 
 const Usage = Type.Object({
@@ -234,7 +246,10 @@ export const ImageGenerationBody = Type.Object(
     partial_images: Ignored(''),
     user: Ignored(''),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    examples: [{ prompt: 'a lighthouse at dawn, watercolor', model: 'dall-e-3', n: 1, size: '1024x1024' }],
+  },
 );
 
 export const ImagesResponse = Type.Object({
@@ -275,7 +290,10 @@ export const SpeechBody = Type.Object(
     instructions: Ignored(''),
     stream_format: Type.Optional(Nullable(Type.Enum(['audio', 'sse'], { description: 'Only `audio`' }))),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    examples: [{ model: 'tts-1', input: 'Your video is ready.', voice: 'alloy', response_format: 'mp3' }],
+  },
 );
 
 // ---- models --------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ export default async function speechRoutes(app: App): Promise<void> {
           preview_url: v.audio_url,
           influencer_id: v.influencer_id,
           created_at: v.created_at.toISOString(),
+          expires_at: v.expires_at?.toISOString() ?? null,
         })),
         ...PRESET_VOICES.map((p) => ({
           voice_id: p.id,
@@ -40,6 +41,7 @@ export default async function speechRoutes(app: App): Promise<void> {
           preview_url: null,
           influencer_id: null,
           created_at: null,
+          expires_at: null,
         })),
       ];
     },

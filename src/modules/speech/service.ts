@@ -50,6 +50,9 @@ export const V2Voice = Type.Object(
     preview_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
     influencer_id: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.Union([Timestamp, Type.Null()]),
+    expires_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'When the preview file is deleted (MEDIA_RETENTION_DAYS); null: kept, or a preset',
+    }),
   },
   { $id: 'V2Voice', title: 'V2Voice' },
 );

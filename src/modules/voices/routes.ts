@@ -27,6 +27,7 @@ function listed(row: VoiceRow) {
     influencer_id: row.influencer_id,
     influencer_name: row.influencer_name,
     created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at?.toISOString() ?? null,
   };
 }
 

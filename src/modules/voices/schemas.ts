@@ -12,6 +12,11 @@ const voiceFields = {
   influencer_id: Type.Union([Type.String(), Type.Null()]),
   influencer_name: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
+  expires_at: Type.Union([Timestamp, Type.Null()], {
+    description:
+      'When the preview file is deleted (MEDIA_RETENTION_DAYS); then audio_url answers 410 while the voice still ' +
+      'speaks. Null: kept',
+  }),
 };
 
 export const VoiceListed = Type.Object(voiceFields, { $id: 'Voice', title: 'Voice' });

@@ -16,6 +16,8 @@ export interface VoiceRow {
   /** The voice as a provider speaks it (built when the voice was made). */
   profile: VoiceProfile;
   created_at: Date;
+  /** When its preview file is deleted (its generation's expires_at); null: kept. */
+  expires_at: Date | null;
 }
 
 /** A voice of the team as it is spoken: its profile, and the vendor's voice when one made it. */
@@ -29,7 +31,8 @@ export function spokenVoice(voice: VoiceRow): SpokenVoice {
 
 const SELECT = `
   select v.id, v.team_id, v.name, v.description, v.type, v.audio_url, v.custom_voice_id, v.provider, v.influencer_id,
-         i.name as influencer_name, v.profile, v.created_at
+         i.name as influencer_name, v.profile, v.created_at,
+         (select g.expires_at from generations g where g.id = v.generation_id) as expires_at
   from voices v left join influencers i on i.id = v.influencer_id`;
 
 export async function selectVoice(db: Queryable, id: string): Promise<VoiceRow | undefined> {

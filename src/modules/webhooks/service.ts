@@ -3,6 +3,7 @@ import { retryWhileUnavailable } from '../../db/errors.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { addJob } from '../../db/sql.ts';
+import type { EngineMetrics } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetch.ts';
@@ -52,6 +53,8 @@ export async function queueDeliveryAttempt(db: Queryable, deliveryId: string, ru
 export interface DeliveryOptions {
   allowPrivateUrls: boolean;
   retryDelaysS: number[];
+  /** Counts each attempt's outcome for the process's metrics. */
+  metrics?: Pick<EngineMetrics, 'webhookAttempted'>;
 }
 
 /**
@@ -112,8 +115,13 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
       // A redelivery asked for during this attempt is due at once (its job runs now).
       if (now.state === 'pending')
         await queueDeliveryAttempt(client, deliveryId, now.redelivered ? undefined : (next ?? undefined));
+      return now.state;
     });
-  await retryWhileUnavailable(record, { maxMs: RECORD_PATIENCE_MS });
+  const state = await retryWhileUnavailable(record, { maxMs: RECORD_PATIENCE_MS });
+  options.metrics?.webhookAttempted({
+    outcome: error === null ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up',
+    statusCode,
+  });
 }
 
 // ---- the team's own view ------------------------------------------------------------------------
