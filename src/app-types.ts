@@ -14,6 +14,7 @@ import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import type { EngineServices } from './engine/types.ts';
 import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
+import type { SecretBox } from './lib/secret-box.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -33,6 +34,8 @@ export interface Deps {
   storage: Storage;
   /** Bearer token of the admin API; the admin API refuses every call when unset. */
   adminToken: string | undefined;
+  /** Seals and opens the secrets stored in the database (webhook signing secrets). */
+  secrets: SecretBox;
   /** The configured vendors behind the catalog (the simulator serves the rest). */
   providers: ProviderRegistry;
   /** What the generation engine is given of the features above it (ledger, webhooks, idempotency). */
@@ -65,5 +68,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Which credential a route takes; set from its path prefix by the auth plugin. */
     auth?: 'api-key' | 'admin' | 'none';
+    /** The answer holds a secret: it is never stored to replay an Idempotency-Key (the key is ignored). */
+    answersSecret?: boolean;
   }
 }

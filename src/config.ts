@@ -13,6 +13,7 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   DATA_DIR: Type.String({ default: '.data' }),
   ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
+  SECRETS_KEY: Type.Optional(Type.String({ minLength: 24 })),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   JSON_MAX_DEPTH: Type.Integer({ minimum: 8, maximum: 1000, default: 64 }),
@@ -135,6 +136,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   adminToken: string | undefined;
+  /** What the key of stored secrets (webhook signing secrets) is derived from; ADMIN_TOKEN when unset. */
+  secretsKey: string | undefined;
   logLevel: string;
   jsonBodyLimit: number;
   /** Deepest nesting of objects and arrays a JSON body may have (400 beyond). */
@@ -370,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     adminToken: e.ADMIN_TOKEN,
+    secretsKey: e.SECRETS_KEY,
     logLevel: e.LOG_LEVEL,
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     jsonMaxDepth: e.JSON_MAX_DEPTH,

@@ -10,6 +10,7 @@ import { createMediaFetcher } from './engine/urls.ts';
 import { probeMedia } from './lib/ffmpeg.ts';
 import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
+import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import { changeCredits, getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
@@ -22,7 +23,12 @@ import { type Fetch, ProviderError } from './providers/types.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
-export function createDeps(config: Config, pool: pg.Pool, adminToken: string | undefined): Deps {
+export function createDeps(
+  config: Config,
+  pool: pg.Pool,
+  adminToken: string | undefined,
+  secretsMaterial: string | undefined = config.secretsKey ?? adminToken,
+): Deps {
   const { s3 } = config.storage;
   const catalog = loadModelCatalog();
   const media = loadMediaCatalog();
@@ -61,6 +67,7 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     media,
     storage,
     adminToken,
+    secrets: secretBoxFor(secretsMaterial),
     instanceId: newId('proc'),
     engine: {
       changeCredits,
@@ -81,6 +88,19 @@ export function createDeps(config: Config, pool: pg.Pool, adminToken: string | u
     }),
     metrics,
   };
+}
+
+/**
+ * The box of stored secrets (SECRETS_KEY, else ADMIN_TOKEN; the embedded setup keeps its own key).
+ * Without key material it refuses to seal or open: a process that signs or shows webhook secrets
+ * needs one (server start checks that).
+ */
+function secretBoxFor(material: string | undefined): SecretBox {
+  if (material) return createSecretBox(material);
+  const refuse = (): never => {
+    throw new Error('Set SECRETS_KEY (or ADMIN_TOKEN): webhook signing secrets are stored encrypted under it');
+  };
+  return { seal: refuse, open: refuse, isSealed: (stored) => stored.startsWith('enc:') };
 }
 
 /** The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`. */

@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { createDeps } from './deps.ts';
+import { sealStoredSecrets } from './modules/webhooks/service.ts';
 import { startWorker } from './worker.ts';
 
 type Closer = () => Promise<unknown>;
@@ -37,13 +38,15 @@ async function main(): Promise<void> {
   // lock or run long. The service's pool gives up on a hung or absent database in seconds.
   const migrationPool = createPool(databaseUrl, 2, logPoolError, { applicationName: 'genmedia-migrate' });
   let adminToken = config.adminToken;
+  let secretsMaterial = config.secretsKey ?? config.adminToken;
   try {
     const applied = await migrate(migrationPool);
     await runMigrations({ pgPool: migrationPool, logger: quietGraphileLogger });
     if (applied.length > 0) log.info({ versions: applied }, 'migrations applied');
     if (embedded) {
-      const setup = await prepareLocalSetup(migrationPool, config.dataDir, config.adminToken);
+      const setup = await prepareLocalSetup(migrationPool, config.dataDir, config.adminToken, config.secretsKey);
       adminToken = setup.adminToken;
+      secretsMaterial = setup.secretsKey;
       if (setup.created || setup.adminTokenIsNew) printCredentials(config, setup);
     }
   } catch (err) {
@@ -62,7 +65,13 @@ async function main(): Promise<void> {
   });
   rideOutDatabaseOutages(log);
 
-  const deps = createDeps(config, pool, adminToken);
+  if (!secretsMaterial) {
+    throw new Error('SECRETS_KEY (or ADMIN_TOKEN) must be set: webhook signing secrets are stored encrypted under it.');
+  }
+  const deps = createDeps(config, pool, adminToken, secretsMaterial);
+  // Secrets stored before they were sealed (an upgrade) are sealed now.
+  const sealed = await sealStoredSecrets(pool, deps.secrets);
+  if (sealed > 0) log.info({ teams: sealed }, 'webhook signing secrets sealed');
   if (config.role !== 'api') {
     const worker = await startWorker(deps, log.child({ role: 'worker' }));
     closers.unshift(() => worker.stop());

@@ -46,6 +46,7 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
         allowPrivateUrls: config.allowPrivateUrls,
         retryDelaysS: config.webhookRetryDelaysS,
         metrics: deps.engine.metrics,
+        secrets: deps.secrets,
       });
     },
     [CLEANUP_TASK]: async () => {

@@ -529,7 +529,8 @@ describe('the team webhooks: secret, deliveries, redelivery', () => {
       token: team.key,
     });
     assert.deepEqual(again.body, rotated.body);
-    // A retried rotation with the same Idempotency-Key answers the first one's secret.
+    // An answer holding a secret is never stored for an Idempotency-Key: a retried rotation with
+    // the same key rotates again (the newest secret is the one that signs).
     const first = await call<{ secret: string }>(server, 'POST', '/api/v1/webhooks/secret/rotate', {
       token: other.key,
       body: {},
@@ -540,8 +541,10 @@ describe('the team webhooks: secret, deliveries, redelivery', () => {
       body: {},
       headers: { 'idempotency-key': 'rotate-once' },
     });
-    assert.equal(retried.headers.get('idempotent-replayed'), 'true');
-    assert.equal(retried.body.secret, first.body.secret);
+    assert.equal(retried.headers.get('idempotent-replayed'), null);
+    assert.notEqual(retried.body.secret, first.body.secret);
+    const keys = await server.app.deps.pool.query(`select 1 from idempotency_keys where key = 'rotate-once'`);
+    assert.equal(keys.rowCount, 0, 'no secret kept in the idempotency records');
     // It takes no body: a field is refused, and nothing rotates.
     const withField = await call<ErrorReply>(server, 'POST', '/api/v1/webhooks/secret/rotate', {
       token: team.key,
@@ -551,7 +554,7 @@ describe('the team webhooks: secret, deliveries, redelivery', () => {
     assert.equal(withField.body.error.details?.[0]?.field, 'keep_old');
     // The other team's secret is its own and did not move.
     const theirs = await call<{ secret: string }>(server, 'GET', '/api/v1/webhooks/secret', { token: other.key });
-    assert.equal(theirs.body.secret, first.body.secret);
+    assert.equal(theirs.body.secret, retried.body.secret);
     assert.notEqual(theirs.body.secret, rotated.body.secret);
 
     const id = await generate('after the rotation', '/ok');

@@ -20,7 +20,7 @@ const GHOST_CHECK_MS = 5000;
  * key still in flight a 409. Work that has its own transaction stores the response inside it (see
  * the engine); for the rest the response is stored when it is sent. Streamed (multipart) uploads
  * cannot be fingerprinted, so the key is ignored there; so is a dry run (`Prefer: dry-run`), which
- * does nothing to replay.
+ * does nothing to replay, and so is a route whose answer holds a secret (it is never stored).
  */
 export function installIdempotency(app: App): void {
   app.decorateRequest('idempotency', null);
@@ -52,6 +52,7 @@ export function installIdempotency(app: App): void {
       !json ||
       request.method !== 'POST' ||
       request.routeOptions.config.auth !== 'api-key' ||
+      request.routeOptions.config.answersSecret === true ||
       isDryRun(request)
     ) {
       done();

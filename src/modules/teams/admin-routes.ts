@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { getSigningSecret, rotateSigningSecret } from '../webhooks/service.ts';
 import { CreateTeamBody, Pagination, Team, TeamParams, UpdateTeamBody, WebhookSecret } from './schemas.ts';
-import { createTeam, getTeam, getWebhookSecret, listTeams, rotateWebhookSecret, setTeamCap } from './service.ts';
+import { createTeam, getTeam, listTeams, setTeamCap } from './service.ts';
 
 export default async function teamAdminRoutes(app: App): Promise<void> {
   const tags = ['Admin'];
@@ -19,7 +20,7 @@ export default async function teamAdminRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       reply.code(201);
-      return createTeam(app.deps.pool, request.body);
+      return createTeam(app.deps.pool, app.deps.secrets, request.body);
     },
   );
 
@@ -73,7 +74,9 @@ export default async function teamAdminRoutes(app: App): Promise<void> {
         response: { 200: WebhookSecret, ...errorResponses(401, 404) },
       },
     },
-    async (request) => ({ secret: await getWebhookSecret(app.deps.pool, request.params.team_id) }),
+    async (request) => ({
+      secret: (await getSigningSecret(app.deps.pool, app.deps.secrets, request.params.team_id)).secret,
+    }),
   );
 
   app.post(
@@ -88,7 +91,7 @@ export default async function teamAdminRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       reply.code(201);
-      return { secret: await rotateWebhookSecret(app.deps.pool, request.params.team_id) };
+      return { secret: (await rotateSigningSecret(app.deps.pool, app.deps.secrets, request.params.team_id)).secret };
     },
   );
 }

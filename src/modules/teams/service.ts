@@ -7,6 +7,7 @@ import { wakeWaitingItems } from '../../engine/sql.ts';
 import type { EngineServices } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { changeCredits } from '../credits/service.ts';
 import * as sql from './sql.ts';
@@ -32,9 +33,13 @@ function toTeam(row: sql.TeamRow): Team {
 }
 
 /** Creates a team with a fresh webhook secret; starting credits go through the ledger. */
-export async function createTeam(pool: pg.Pool, input: { name: string; credits?: number }): Promise<Team> {
+export async function createTeam(
+  pool: pg.Pool,
+  secrets: SecretBox,
+  input: { name: string; credits?: number },
+): Promise<Team> {
   return withTransaction(pool, async (client) => {
-    const row = await sql.insertTeam(client, newId('team'), input.name, generateWebhookSecret());
+    const row = await sql.insertTeam(client, newId('team'), input.name, secrets.seal(generateWebhookSecret()));
     if (input.credits && input.credits > 0) {
       const entry = await changeCredits(client, {
         teamId: row.id,
@@ -81,18 +86,4 @@ export async function setTeamCap(
 
 export async function countTeams(db: Queryable): Promise<number> {
   return sql.countTeams(db);
-}
-
-/** The secret that signs the team's outgoing webhooks. */
-export async function getWebhookSecret(db: Queryable, teamId: string): Promise<string> {
-  const secret = await sql.selectWebhookSecret(db, teamId);
-  if (secret === undefined) throw notFound('Team', teamId);
-  return secret;
-}
-
-/** Replaces the team's webhook signing secret; deliveries from now on use the new one. */
-export async function rotateWebhookSecret(db: Queryable, teamId: string): Promise<string> {
-  const secret = generateWebhookSecret();
-  if (!(await sql.updateWebhookSecret(db, teamId, secret))) throw notFound('Team', teamId);
-  return secret;
 }

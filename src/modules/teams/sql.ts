@@ -43,21 +43,6 @@ export async function countTeams(db: Queryable): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-export async function selectWebhookSecret(db: Queryable, teamId: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ webhook_secret: string }>('select webhook_secret from teams where id = $1::text', [
-    teamId,
-  ]);
-  return rows[0]?.webhook_secret;
-}
-
-export async function updateWebhookSecret(db: Queryable, teamId: string, secret: string): Promise<boolean> {
-  const { rowCount } = await db.query('update teams set webhook_secret = $2::text where id = $1::text', [
-    teamId,
-    secret,
-  ]);
-  return (rowCount ?? 0) > 0;
-}
-
 /** Sets the team's own cap of items running at once (null: the service's default); the row, or undefined. */
 export async function updateTeamCap(db: Queryable, id: string, cap: number | null): Promise<TeamRow | undefined> {
   const { rows } = await db.query<TeamRow>(

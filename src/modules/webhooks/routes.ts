@@ -39,7 +39,7 @@ export default async function webhookRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return getSigningSecret(app.deps.pool, request.principal.teamId);
+      return getSigningSecret(app.deps.pool, app.deps.secrets, request.principal.teamId);
     },
   );
 
@@ -57,10 +57,12 @@ export default async function webhookRoutes(app: App): Promise<void> {
         response: { 200: SigningSecret, ...errorResponses(400, 401) },
       },
       preValidation: refuseBody,
+      // The new secret is not stored with an Idempotency-Key: a repeated rotate makes another one.
+      config: { answersSecret: true },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return rotateSigningSecret(app.deps.pool, request.principal.teamId);
+      return rotateSigningSecret(app.deps.pool, app.deps.secrets, request.principal.teamId);
     },
   );
 

@@ -7,6 +7,7 @@ import type { EngineMetrics } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetch.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { signStandardWebhook } from '../../lib/standard-webhooks.ts';
 import { type Page, pageWindow, toPage } from '../billing/pagination.ts';
@@ -53,6 +54,8 @@ export async function queueDeliveryAttempt(db: Queryable, deliveryId: string, ru
 export interface DeliveryOptions {
   allowPrivateUrls: boolean;
   retryDelaysS: number[];
+  /** Opens the team's signing secret (stored sealed). */
+  secrets: SecretBox;
   /** Counts each attempt's outcome for the process's metrics. */
   metrics?: Pick<EngineMetrics, 'webhookAttempted'>;
 }
@@ -78,7 +81,12 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
         'user-agent': 'genmedia-webhooks/1',
         'webhook-id': delivery.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signStandardWebhook(delivery.webhook_secret, delivery.id, timestamp, delivery.payload),
+        'webhook-signature': signStandardWebhook(
+          options.secrets.open(delivery.webhook_secret),
+          delivery.id,
+          timestamp,
+          delivery.payload,
+        ),
       },
       allowPrivate: options.allowPrivateUrls,
       followRedirects: false,
@@ -126,15 +134,15 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
 
 // ---- the team's own view ------------------------------------------------------------------------
 
-function toSigningSecret(row: sql.SigningSecretRow): SigningSecret {
-  return { secret: row.webhook_secret, created_at: row.webhook_secret_created_at.toISOString() };
+function toSigningSecret(secrets: SecretBox, row: sql.SigningSecretRow): SigningSecret {
+  return { secret: secrets.open(row.webhook_secret), created_at: row.webhook_secret_created_at.toISOString() };
 }
 
-/** The secret that signs the team's webhooks, and since when. */
-export async function getSigningSecret(db: Queryable, teamId: string): Promise<SigningSecret> {
+/** The secret that signs the team's webhooks, and since when (it is stored sealed). */
+export async function getSigningSecret(db: Queryable, secrets: SecretBox, teamId: string): Promise<SigningSecret> {
   const row = await sql.selectSigningSecret(db, teamId);
   if (!row) throw notFound('Team', teamId);
-  return toSigningSecret(row);
+  return toSigningSecret(secrets, row);
 }
 
 /**
@@ -142,10 +150,25 @@ export async function getSigningSecret(db: Queryable, teamId: string): Promise<S
  * (first attempts, retries, redeliveries) is signed with it; an attempt already on the wire
  * keeps the old signature.
  */
-export async function rotateSigningSecret(db: Queryable, teamId: string): Promise<SigningSecret> {
-  const row = await sql.replaceSigningSecret(db, teamId, generateWebhookSecret());
+export async function rotateSigningSecret(db: Queryable, secrets: SecretBox, teamId: string): Promise<SigningSecret> {
+  const row = await sql.replaceSigningSecret(db, teamId, secrets.seal(generateWebhookSecret()));
   if (!row) throw notFound('Team', teamId);
-  return toSigningSecret(row);
+  return toSigningSecret(secrets, row);
+}
+
+/**
+ * Seals the signing secrets stored before they were encrypted (an upgrade); run at start. Each is
+ * replaced only if it is still the value read, so concurrent starts do no harm.
+ */
+export async function sealStoredSecrets(pool: pg.Pool, secrets: SecretBox): Promise<number> {
+  let sealed = 0;
+  for (const row of await sql.selectUnsealedSecrets(pool)) {
+    const done = await withTransaction(pool, (client) =>
+      sql.resealSecret(client, row.id, row.webhook_secret, secrets.seal(row.webhook_secret)),
+    );
+    if (done) sealed += 1;
+  }
+  return sealed;
 }
 
 /** How many attempts of one delivery are shown (the latest); `attempt_count` has them all. */

@@ -293,6 +293,27 @@ export async function selectSigningSecret(db: Queryable, teamId: string): Promis
   return rows[0];
 }
 
+/** Teams whose signing secret was stored before secrets were sealed. */
+export async function selectUnsealedSecrets(db: Queryable): Promise<Array<{ id: string; webhook_secret: string }>> {
+  const { rows } = await db.query<{ id: string; webhook_secret: string }>(
+    `select id, webhook_secret from teams where webhook_secret not like 'enc:v1:%'`,
+  );
+  return rows;
+}
+
+/**
+ * Stores a team's secret sealed, if it is still the plain value read. Run it in a transaction:
+ * it marks the transaction as resealing, so the secret keeps its date (migration 0019).
+ */
+export async function resealSecret(db: Queryable, teamId: string, plain: string, sealed: string): Promise<boolean> {
+  await db.query(`select set_config('genmedia.resealing', 'on', true)`);
+  const { rowCount } = await db.query(
+    'update teams set webhook_secret = $3::text where id = $1::text and webhook_secret = $2::text',
+    [teamId, plain, sealed],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
 /** Replaces the team's signing secret (the trigger of migration 0014 dates it). */
 export async function replaceSigningSecret(
   db: Queryable,
