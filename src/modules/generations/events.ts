@@ -7,7 +7,7 @@
 // the record at once if it changed meanwhile (each event is the whole state, so the latest one is
 // all it missed), and nothing if it did not.
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import type { StatusRow } from '../../engine/sql.ts';
 import { type StatusRecord, toStatusRecord } from '../../engine/status.ts';
@@ -57,15 +57,10 @@ class Watcher {
   private pending: StatusEvent | undefined;
   closed = false;
   readonly generationId: string;
-  private readonly res: ServerResponse;
+  private readonly res: Writable;
   private readonly onEnd: (watcher: Watcher) => void;
 
-  constructor(
-    generationId: string,
-    res: ServerResponse,
-    lastEventId: string | undefined,
-    onEnd: (watcher: Watcher) => void,
-  ) {
+  constructor(generationId: string, res: Writable, lastEventId: string | undefined, onEnd: (watcher: Watcher) => void) {
     this.generationId = generationId;
     this.res = res;
     this.onEnd = onEnd;
@@ -154,7 +149,7 @@ export class GenerationWatch {
    * Starts a stream on `res` (already authorised for the generation): the listening connection is
    * ready before the current record is read, so no change between the two is missed.
    */
-  async watch(generationId: string, res: ServerResponse, lastEventId: string | undefined): Promise<void> {
+  async watch(generationId: string, res: Writable, lastEventId: string | undefined): Promise<void> {
     await this.listen();
     res.write(`retry: ${CLIENT_RETRY_MS}\n\n`);
     const watcher = new Watcher(generationId, res, lastEventId, (w) => this.forget(w));
