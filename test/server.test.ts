@@ -214,7 +214,17 @@ describe('running the service', () => {
     });
 
     test('ROLE=worker runs without serving HTTP; ROLE=api serves without a worker', async () => {
-      const worker = node({ DATABASE_URL: database.url, ROLE: 'worker', PORT: String(port), LOG_LEVEL: 'info' });
+      // A worker signs webhooks: without SECRETS_KEY (or ADMIN_TOKEN) it refuses to start.
+      const keyless = node({ DATABASE_URL: database.url, ROLE: 'worker', PORT: String(port), LOG_LEVEL: 'info' });
+      assert.notEqual(await keyless.exited, 0);
+      assert.match(keyless.output(), /SECRETS_KEY \(or ADMIN_TOKEN\) must be set/);
+      const worker = node({
+        DATABASE_URL: database.url,
+        ROLE: 'worker',
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        SECRETS_KEY: `sk_${'s'.repeat(40)}`,
+      });
       try {
         await worker.waitFor(/worker started/);
         await sleep(300);
@@ -249,6 +259,7 @@ describe('running the service', () => {
         PORT: String(port),
         METRICS_PORT: String(metricsPort),
         LOG_LEVEL: 'info',
+        SECRETS_KEY: `sk_${'s'.repeat(40)}`,
       });
       try {
         await worker.waitFor(/worker started/);
