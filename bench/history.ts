@@ -43,8 +43,8 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { createPool, type Queryable } from '../src/db/pool.ts';
 import { type HistoryFilter, selectHistory } from '../src/engine/sql.ts';
+import { decodeCursor, encodeCursor } from '../src/lib/cursor.ts';
 import { newId } from '../src/lib/ids.ts';
-import { decodeCursor, encodeCursor } from '../src/modules/generations/cursor.ts';
 import {
   adminPost,
   createTeamWithKey,

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { PageQueryFields, pageSchema } from '../../lib/pagination.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { getBalance } from '../credits/service.ts';
 import { acceptsCsvFirst } from './csv.ts';
-import { PageQueryFields, pageSchema } from './pagination.ts';
 import { CreditPlan, LEDGER_CSV_COLUMNS, TeamLedgerEntry, Usage, UsageQuery } from './schemas.ts';
 import { getUsage, ledgerCsv, listLedgerPage, MAX_USAGE_DAYS } from './service.ts';
 

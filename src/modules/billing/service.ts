@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/pool.ts';
 import { invalidField } from '../../lib/errors.ts';
+import { type Page, type PageQuery, pageWindow, toPage } from '../../lib/pagination.ts';
 import { type LedgerEntry, toLedgerEntry } from '../credits/service.ts';
 import * as creditSql from '../credits/sql.ts';
 import { toCsv } from './csv.ts';
-import { type Page, type PageQuery, pageWindow, toPage } from './pagination.ts';
 import { LEDGER_CSV_COLUMNS, type Usage } from './schemas.ts';
 
 /** One page of the team's ledger, newest first (a 400 for a bad window or cursor). */

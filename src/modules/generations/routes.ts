@@ -5,10 +5,10 @@ import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
 import { type HistoryFilter, selectHistory, selectStatus, selectStatuses } from '../../engine/sql.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { errorResponses, Timestamp } from '../../lib/schemas.ts';
 import { operations } from '../../operations.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
 import { GenerationWatch } from './events.ts';
 
 /** The families of operations, as the history filters them (`video` is every video operation). */

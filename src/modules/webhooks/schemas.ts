@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { PageQueryFields, pageSchema } from '../../lib/pagination.ts';
 import { Timestamp } from '../../lib/schemas.ts';
-import { PageQueryFields, pageSchema } from '../billing/pagination.ts';
 
 export const SigningSecret = Type.Object(
   {

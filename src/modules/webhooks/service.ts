@@ -6,11 +6,11 @@ import { addJob } from '../../db/sql.ts';
 import type { EngineMetrics } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { type Page, pageWindow, toPage } from '../../lib/pagination.ts';
 import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetch.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { signStandardWebhook } from '../../lib/standard-webhooks.ts';
-import { type Page, pageWindow, toPage } from '../billing/pagination.ts';
 import type {
   DeliveryAttempt,
   DeliveryQuery,

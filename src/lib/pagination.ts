@@ -1,10 +1,10 @@
-// The paging of the team's self-service lists (ledger, webhook deliveries), as the history of
-// generations pages: `limit` and an opaque `cursor`, newest first by (created_at, id), answered
-// as {data, next_cursor}; and the created_after/created_before window they share.
+// The paging of a team's lists (its ledger, its webhook deliveries), as the history of generations
+// pages: `limit` and an opaque `cursor` (cursor.ts), newest first by (created_at, id), answered as
+// {data, next_cursor}; and the created_after/created_before window they share.
 import { type TSchema, Type } from 'typebox';
-import { invalidField } from '../../lib/errors.ts';
-import { type IdPrefix, looksLikeId } from '../../lib/ids.ts';
-import { type CursorKey, decodeCursor, encodeCursor } from '../generations/cursor.ts';
+import { type CursorKey, decodeCursor, encodeCursor } from './cursor.ts';
+import { invalidField } from './errors.ts';
+import { type IdPrefix, looksLikeId } from './ids.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;

@@ -1,6 +1,6 @@
 // The cursor of a list paged newest first: the (created_at, id) of the last entry given, opaque to
 // clients (base64url of JSON), checked when it comes back.
-import { invalidField } from '../../lib/errors.ts';
+import { invalidField } from './errors.ts';
 
 export interface CursorKey {
   /** An ISO timestamp to the microsecond. */
