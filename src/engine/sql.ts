@@ -203,7 +203,7 @@ export interface HistoryRow extends StatusRow {
   prompt: string | null;
   created_at: string;
   /** created_at to the microsecond (the cursor's key, with the id). */
-  created_key: string;
+  cursor_at: string;
 }
 
 /** Filters of the team's history. */
@@ -259,7 +259,7 @@ export async function selectHistory(
             left(coalesce(g.input->>'prompt', g.input->>'text', g.input->>'script', g.input->>'description',
                           g.input->>'dialog', g.input->>'lyrics'), ${PROMPT_EXCERPT}) as prompt,
             to_char(g.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
-            to_char(g.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
+            to_char(g.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
      from generations g
      where ${where.join(' and ')}
      order by g.created_at desc, g.id desc

@@ -1,5 +1,5 @@
-// The paging of a team's lists (its ledger, its webhook deliveries), as the history of generations
-// pages: `limit` and an opaque `cursor` (cursor.ts), newest first by (created_at, id), answered as
+// The paging of a team's lists (its history of generations, its ledger, its webhook deliveries):
+// `limit` and an opaque `cursor` (cursor.ts), newest first by (created_at, id), answered as
 // {data, next_cursor}; and the created_after/created_before window they share.
 import { type TSchema, Type } from 'typebox';
 import { type CursorKey, decodeCursor, encodeCursor } from './cursor.ts';
@@ -9,16 +9,21 @@ import { type IdPrefix, looksLikeId } from './ids.ts';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
-/** The query parameters of a page and its time window (spread into a route's querystring schema). */
-export const PageQueryFields = {
-  limit: Type.Optional(
+/** The `limit` of a list whose pages hold `defaultSize` entries unless asked otherwise. */
+export function pageLimitField(defaultSize: number) {
+  return Type.Optional(
     Type.Integer({
       minimum: 1,
       maximum: MAX_PAGE_SIZE,
-      default: DEFAULT_PAGE_SIZE,
+      default: defaultSize,
       description: `Entries per page (1-${MAX_PAGE_SIZE})`,
     }),
-  ),
+  );
+}
+
+/** The query parameters of a page and its time window (spread into a route's querystring schema). */
+export const PageQueryFields = {
+  limit: pageLimitField(DEFAULT_PAGE_SIZE),
   cursor: Type.Optional(
     Type.String({
       minLength: 1,
@@ -74,8 +79,8 @@ export function queryTimestamp(field: string, value: string): string {
  * The window of a page: the time filters (a 400 when created_after is not before created_before)
  * and the cursor, which must be one this list gave (its id has the list's prefix).
  */
-export function pageWindow(query: PageQuery, prefix: IdPrefix): PageWindow {
-  const window: PageWindow = { limit: query.limit ?? DEFAULT_PAGE_SIZE };
+export function pageWindow(query: PageQuery, prefix: IdPrefix, defaultSize = DEFAULT_PAGE_SIZE): PageWindow {
+  const window: PageWindow = { limit: query.limit ?? defaultSize };
   if (query.created_after !== undefined) window.createdAfter = queryTimestamp('created_after', query.created_after);
   if (query.created_before !== undefined) {
     window.createdBefore = queryTimestamp('created_before', query.created_before);

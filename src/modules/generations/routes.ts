@@ -5,11 +5,14 @@ import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
 import { type HistoryFilter, selectHistory, selectStatus, selectStatuses } from '../../engine/sql.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import { PageQueryFields, pageLimitField, pageSchema, pageWindow, toPage } from '../../lib/pagination.ts';
 import { errorResponses, Timestamp } from '../../lib/schemas.ts';
 import { operations } from '../../operations.ts';
 import { GenerationWatch } from './events.ts';
+
+/** Entries per page of the history unless asked otherwise. */
+const HISTORY_PAGE_SIZE = 20;
 
 /** The families of operations, as the history filters them (`video` is every video operation). */
 const KINDS = ['image', 'video', 'music', 'model3d', 'text', 'speech', 'voice', 'influencer'] as const;
@@ -40,54 +43,41 @@ export default async function generationRoutes(app: App): Promise<void> {
           'Cursor pagination: pass `next_cursor` as `cursor` for the next page; it is null on the last one. Each ' +
           'entry is the status record with what made it. Filters combine.',
         querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          ...PageQueryFields,
+          limit: pageLimitField(HISTORY_PAGE_SIZE),
           status: Type.Optional(Type.Enum(['queued', 'processing', 'completed', 'failed'])),
           kind: Type.Optional(Type.Enum([...KINDS])),
           operation: Type.Optional(Type.String({ minLength: 1, maxLength: 64, examples: ['video.lipsync'] })),
           model: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-          created_after: Type.Optional(Timestamp),
-          created_before: Type.Optional(Timestamp),
         }),
-        response: {
-          200: Type.Object({
-            data: Type.Array(HistoryEntry),
-            next_cursor: Type.Union([Type.String(), Type.Null()]),
-          }),
-          ...errorResponses(400, 401),
-        },
+        response: { 200: pageSchema(HistoryEntry, 'GenerationHistoryPage'), ...errorResponses(400, 401) },
       },
     },
     async (request) => {
       const q = request.query;
-      const limit = q.limit ?? 20;
+      const window = pageWindow(q, 'gen', HISTORY_PAGE_SIZE);
       const filter: HistoryFilter = {
         status: q.status,
         kind: q.kind,
         operation: q.operation,
         model: q.model,
         workspaceId: q.workspace_id,
-        createdAfter: q.created_after,
-        createdBefore: q.created_before,
-        before: q.cursor === undefined ? undefined : decodeCursor(q.cursor),
+        createdAfter: window.createdAfter,
+        createdBefore: window.createdBefore,
+        before: window.olderThan,
       };
       // One more than the page: whether there is a next one, without a count.
-      const rows = await selectHistory(app.deps.pool, request.principal.teamId, filter, limit + 1);
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        data: page.map((row) => ({
-          ...toStatusRecord(row),
-          operation: row.operation,
-          kind: row.operation.split('.')[0] ?? row.operation,
-          model: row.model,
-          workspace_id: row.workspace_id,
-          prompt: row.prompt,
-          created_at: row.created_at,
-        })),
-        next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_key, id: last.id }) : null,
-      };
+      const rows = await selectHistory(app.deps.pool, request.principal.teamId, filter, window.limit + 1);
+      return toPage(rows, window.limit, (row) => ({
+        ...toStatusRecord(row),
+        operation: row.operation,
+        kind: row.operation.split('.')[0] ?? row.operation,
+        model: row.model,
+        workspace_id: row.workspace_id,
+        prompt: row.prompt,
+        created_at: row.created_at,
+      }));
     },
   );
 
