@@ -148,9 +148,7 @@ await runBenchmark('providers', async () => {
   const fal = await startFakeFal();
   onCleanup(() => fal.close());
   const falEnv = {
-    FAL_KEY: fal.key,
-    FAL_QUEUE_URL: fal.url,
-    FAL_JWKS_URL: fal.jwksUrl,
+    ...fal.env,
     ALLOW_PRIVATE_URLS: 'true',
     // (b) holds every item in flight at once: the team's cap must not hold them back.
     TEAM_MAX_CONCURRENT_ITEMS: '1000000',

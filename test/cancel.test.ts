@@ -166,7 +166,7 @@ describe('cancelling a vendor job', () => {
   before(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl },
+      env: fal.env,
     });
     team = await createTeam(server, 100_000);
   });

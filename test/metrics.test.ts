@@ -131,7 +131,7 @@ describe('what the service counts: generations, items, durations and vendor atte
   before(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ITEM_MAX_ATTEMPTS: '1' },
+      env: { ...fal.env, ITEM_MAX_ATTEMPTS: '1' },
     });
     team = await createTeam(server, 10_000);
   });

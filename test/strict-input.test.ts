@@ -646,7 +646,7 @@ describe('vendor webhooks stay open', () => {
 
   before(async () => {
     fal = await startFakeFal();
-    server = await startTestServer({ env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl } });
+    server = await startTestServer({ env: fal.env });
   });
   after(async () => {
     await server.close();

@@ -43,9 +43,7 @@ describe('failover between routes and the circuit breaker', () => {
     fal = await startFakeFal();
     server = await startTestServer({
       env: {
-        FAL_KEY: fal.key,
-        FAL_QUEUE_URL: fal.url,
-        FAL_JWKS_URL: fal.jwksUrl,
+        ...fal.env,
         ITEM_MAX_ATTEMPTS: '2',
         ROUTE_COOLDOWN_AFTER: '3',
         ROUTE_COOLDOWN_S: String(COOLDOWN_S),

@@ -31,7 +31,7 @@ describe('fal results the service must refuse (private URLs not allowed)', () =>
     fal = await startFakeFal();
     // No private URLs: fal's own (loopback) origin is trusted for results, nothing else is.
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ALLOW_PRIVATE_URLS: 'false' },
+      env: { ...fal.env, ALLOW_PRIVATE_URLS: 'false' },
     });
     team = await createTeam(server, 1000);
   });
@@ -78,9 +78,7 @@ describe('fal results private URLs allowed', () => {
     fal = await startFakeFal();
     server = await startTestServer({
       env: {
-        FAL_KEY: fal.key,
-        FAL_QUEUE_URL: fal.url,
-        FAL_JWKS_URL: fal.jwksUrl,
+        ...fal.env,
         ALLOW_PRIVATE_URLS: 'true',
         VENDOR_HTTP_TIMEOUT_MS: '1000',
       },
@@ -181,7 +179,7 @@ describe('a worker killed with 100 vendor jobs in flight', () => {
     fal = await startFakeFal();
     server = await startTestServer({
       worker: false,
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl },
+      env: fal.env,
     });
     team = await createTeam(server, 100_000);
   });
@@ -200,9 +198,7 @@ describe('a worker killed with 100 vendor jobs in flight', () => {
       env: {
         WORKER_DEAD_AFTER_MS: '1000',
         WORKER_CONCURRENCY: '8',
-        FAL_KEY: fal.key,
-        FAL_QUEUE_URL: fal.url,
-        FAL_JWKS_URL: fal.jwksUrl,
+        ...fal.env,
         // Webhooks come to the API process, as behind a load balancer.
         PUBLIC_BASE_URL: server.url,
         VENDOR_POLL_MIN_MS: '30000',
@@ -275,9 +271,7 @@ describe('a fal job that is accepted and never answers', () => {
     fal = await startFakeFal();
     server = await startTestServer({
       env: {
-        FAL_KEY: fal.key,
-        FAL_QUEUE_URL: fal.url,
-        FAL_JWKS_URL: fal.jwksUrl,
+        ...fal.env,
         ITEM_DEADLINE_S: 'image=2',
         SWEEP_INTERVAL_MS: '200',
       },

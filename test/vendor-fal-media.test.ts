@@ -21,7 +21,7 @@ describe('media operations through fal.ai', () => {
   before(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, WORKER_CONCURRENCY: '2' },
+      env: { ...fal.env, WORKER_CONCURRENCY: '2' },
     });
     team = await createTeam(server, 1_000_000);
     clipUrl = `${fal.url}/files/clip.mp4`;

@@ -26,7 +26,7 @@ describe('images through fal.ai, finished by its webhooks', () => {
   before(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ITEM_MAX_ATTEMPTS: '2' },
+      env: { ...fal.env, ITEM_MAX_ATTEMPTS: '2' },
     });
     team = await createTeam(server, 1000);
   });
@@ -243,7 +243,7 @@ describe('images through fal.ai when fal cannot reach us', () => {
     // A loopback PUBLIC_BASE_URL without ALLOW_PRIVATE_URLS: no webhook, polls only. The fake's
     // result URLs are on loopback too, and are fetched because they are fal's own origin.
     server = await startTestServer({
-      env: { FAL_KEY: fal.key, FAL_QUEUE_URL: fal.url, FAL_JWKS_URL: fal.jwksUrl, ALLOW_PRIVATE_URLS: 'false' },
+      env: { ...fal.env, ALLOW_PRIVATE_URLS: 'false' },
     });
     team = await createTeam(server, 1000);
   });

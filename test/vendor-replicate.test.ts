@@ -20,9 +20,7 @@ describe('failover from fal to Replicate', () => {
     replicate = await startFakeReplicate();
     server = await startTestServer({
       env: {
-        FAL_KEY: fal.key,
-        FAL_QUEUE_URL: fal.url,
-        FAL_JWKS_URL: fal.jwksUrl,
+        ...fal.env,
         REPLICATE_API_TOKEN: replicate.token,
         REPLICATE_BASE_URL: replicate.url,
         // One attempt a route: an outage moves the item on at once.

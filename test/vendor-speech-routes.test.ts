@@ -34,9 +34,7 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
         ELEVENLABS_API_KEY: el.apiKey,
         ELEVENLABS_BASE_URL: el.url,
         ELEVENLABS_VOICE_MAP: JSON.stringify({ Wise_Woman: VOICE }),
-        FAL_KEY: fal.key,
-        FAL_QUEUE_URL: fal.url,
-        FAL_JWKS_URL: fal.jwksUrl,
+        ...fal.env,
         WORKER_CONCURRENCY: '2',
       },
     });

@@ -57,6 +57,8 @@ export interface FakeFal {
   url: string;
   jwksUrl: string;
   key: string;
+  /** The settings that point the service at this fake: FAL_KEY, FAL_QUEUE_URL, FAL_JWKS_URL. */
+  env: Record<string, string>;
   submissions: FakeFalSubmission[];
   cancels: string[];
   /** Status polls made of each job, by request id. */
@@ -441,6 +443,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
     url: base,
     jwksUrl: `${base}/.well-known/jwks.json`,
     key,
+    env: { FAL_KEY: key, FAL_QUEUE_URL: base, FAL_JWKS_URL: `${base}/.well-known/jwks.json` },
     submissions,
     cancels,
     polls: (requestId) => jobs.get(requestId)?.polls ?? 0,
