@@ -72,15 +72,13 @@ export function bearerSecretHook(app: App, name: string, expected: () => string 
 }
 
 /**
- * Puts authentication (and, after the key, the team's rate limits) in front of every route by its
- * path prefix, before the body is read, and records the route table (for the docs' security and
- * for tests that sweep every route). Every wrong credential counts against the client's address
- * (see AuthFailureThrottle).
+ * A hook admitting requests that bear a valid team API key, and (`takeRateLimit`) counting them
+ * against the team's rate limit. Every /api route has it; a route outside /api that forwards to an
+ * /api route in-process (the OpenAI-compatible door) takes it without the rate limit, which the
+ * forwarded call counts.
  */
-export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
-  app.decorateRequest('principal', null as never);
-
-  const apiKeyHook: AuthHook = (request, _reply, done) => {
+export function apiKeyAuthHook(app: App, { takeRateLimit }: { takeRateLimit: boolean }): AuthHook {
+  return (request, _reply, done) => {
     const token = bearerToken(request);
     if (token === undefined || token === '') {
       done(new AppError('unauthorized', token === undefined ? MISSING : MALFORMED));
@@ -94,7 +92,7 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
         return;
       }
       request.principal = principal;
-      const limited = app.deps.rateLimiter.take(principal.teamId, request.method);
+      const limited = takeRateLimit ? app.deps.rateLimiter.take(principal.teamId, request.method) : undefined;
       done(limited ? rateLimited(limited) : undefined);
     };
     // A key verified moments ago passes even while its address is refused: a client that shares
@@ -113,6 +111,18 @@ export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
     if (result instanceof Promise) result.then(finish, done);
     else finish(result);
   };
+}
+
+/**
+ * Puts authentication (and, after the key, the team's rate limits) in front of every route by its
+ * path prefix, before the body is read, and records the route table (for the docs' security and
+ * for tests that sweep every route). Every wrong credential counts against the client's address
+ * (see AuthFailureThrottle).
+ */
+export function installAuth(app: App, routeTable: RegisteredRoute[]): void {
+  app.decorateRequest('principal', null as never);
+
+  const apiKeyHook = apiKeyAuthHook(app, { takeRateLimit: true });
 
   const adminHook = bearerSecretHook(app, 'admin token', () => app.deps.adminToken);
 

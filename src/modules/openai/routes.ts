@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { selectItemResult, selectStatus } from '../../engine/sql.ts';
 import { AppError } from '../../lib/errors.ts';
+import { apiKeyAuthHook } from '../../plugins/auth.ts';
 import { readStored } from '../../storage/read.ts';
-import { apiKeyAuth } from './auth.ts';
 import {
   CHAT_PARAMS,
   chatCompletion,
@@ -87,8 +87,9 @@ function clientGone(reply: FastifyReply): () => boolean {
 export default async function openAiRoutes(app: App): Promise<void> {
   installOpenAiErrors(app);
   // Routes that forward count against the team's rate limit in the native call they make.
-  const forwarding = apiKeyAuth(app, { takeRateLimit: false });
-  const counted = apiKeyAuth(app, { takeRateLimit: true });
+  // The team's key, as /api takes it; a forwarding route leaves the rate limit to the native call.
+  const forwarding = apiKeyAuthHook(app, { takeRateLimit: false });
+  const counted = apiKeyAuthHook(app, { takeRateLimit: true });
 
   app.post(
     '/v1/chat/completions',
