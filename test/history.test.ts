@@ -2,6 +2,7 @@
 // filters, and only the team's own generations.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { newId } from '../src/lib/ids.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
@@ -138,6 +139,8 @@ describe('generation history', () => {
       ['?kind=sculpture', 'kind'],
       ['?cursor=not-a-cursor', 'cursor'],
       [`?cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`, 'cursor'],
+      // A date JavaScript rolls over (to March 1st) but PostgreSQL refuses.
+      [`?cursor=${Buffer.from(`["2024-02-30T00:00:00.000000Z","${newId('gen')}"]`).toString('base64url')}`, 'cursor'],
       ['?created_after=last-week', 'created_after'],
     ] as const) {
       const r = await call<{ error: { code: string; details?: Array<{ field: string }> } }>(

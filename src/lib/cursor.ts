@@ -12,6 +12,14 @@ export function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify([key.createdAt, key.id])).toString('base64url');
 }
 
+// A timestamp as a cursor holds it, and a real one: JavaScript reads 2024-02-30 as March 1st,
+// where PostgreSQL refuses it (a 500 if it reached the query).
+function isExactTimestamp(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(text)) return false;
+  const ms = Date.parse(text);
+  return ms >= 0 && new Date(ms).toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
 /** The key a cursor holds; a cursor that is not one of ours is a 400 naming `cursor`. */
 export function decodeCursor(cursor: string): CursorKey {
   let value: unknown;
@@ -25,8 +33,7 @@ export function decodeCursor(cursor: string): CursorKey {
     value.length === 2 &&
     typeof value[0] === 'string' &&
     typeof value[1] === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(value[0]) &&
-    !Number.isNaN(Date.parse(value[0])) &&
+    isExactTimestamp(value[0]) &&
     value[1].length > 0 &&
     value[1].length <= 64
   ) {
