@@ -38,10 +38,13 @@ export async function stopItem(
       errorKind: failure.errorKind,
     });
   }
-  // The vendor may still be working on it (and charging for it): ask it to stop.
-  const provider = item.provider ? options.providers.get(item.provider) : undefined;
-  if (item.vendor_state === 'accepted' && item.vendor_handle && provider?.cancel) {
-    await provider.cancel(item.vendor_handle as VendorHandle).catch((err: unknown) => options.log?.(err as Error));
+  // The vendor may still be working on it (and charging for it): ask it to stop. Read after the
+  // failure committed, not from `item`: a submit answered meanwhile recorded its job first, and
+  // none can be recorded now (an accepted job is recorded only on a PROCESSING item).
+  const job = await sql.selectAcceptedVendorJob(pool, item.id);
+  const provider = job ? options.providers.get(job.provider) : undefined;
+  if (job && provider?.cancel) {
+    await provider.cancel(job.vendor_handle as VendorHandle).catch((err: unknown) => options.log?.(err as Error));
   }
   return true;
 }

@@ -485,6 +485,19 @@ export async function selectUnfinishedItem(db: Queryable, itemId: string): Promi
   return rows[0];
 }
 
+/** The vendor job an item holds, whatever its status (undefined: no job was accepted for it). */
+export async function selectAcceptedVendorJob(
+  db: Queryable,
+  itemId: string,
+): Promise<{ provider: string; vendor_handle: Record<string, unknown> } | undefined> {
+  const { rows } = await db.query<{ provider: string; vendor_handle: Record<string, unknown> }>(
+    `select provider, vendor_handle from generation_items
+     where id = $1::text and vendor_state = 'accepted' and provider is not null and vendor_handle is not null`,
+    [itemId],
+  );
+  return rows[0];
+}
+
 /** Extends the leases of items this process is running. */
 export async function renewItemLeases(db: Queryable, itemIds: string[], leaseMs: number): Promise<void> {
   await db.query(
