@@ -50,6 +50,7 @@ const EnvSchema = Type.Object({
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
   TEAM_MAX_CONCURRENT_ITEMS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
+  SYNC_REQUEST_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 300, default: 300 }),
   ITEM_LEASE_MS: Type.Integer({ minimum: 300, default: 60_000 }),
   ITEM_MAX_INTERRUPTIONS: Type.Integer({ minimum: 0, maximum: 100, default: 5 }),
   ITEM_FINISH_PATIENCE_MS: Type.Integer({ minimum: 0, default: 600_000 }),
@@ -188,6 +189,11 @@ export interface Config {
   recordsRetentionDays: number;
   /** How often an idle live-status stream gets a keep-alive comment. */
   eventsKeepAliveMs: number;
+  /**
+   * How long a synchronous request (text, speech, the LoRA video, voices) waits for its items;
+   * what has not finished by then is failed and refunded.
+   */
+  syncRequestTimeoutS: number;
   /** Delays before each webhook retry, in seconds. */
   webhookRetryDelaysS: number[];
   /** A worker whose heartbeat is older than this is dead and its jobs are released. */
@@ -407,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS,
     eventsKeepAliveMs: e.EVENTS_KEEP_ALIVE_MS,
+    syncRequestTimeoutS: e.SYNC_REQUEST_TIMEOUT_S,
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     recordsRetentionDays: e.RECORDS_RETENTION_DAYS,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),

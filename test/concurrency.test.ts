@@ -141,3 +141,77 @@ describe('per-team concurrency', () => {
     );
   });
 });
+
+describe('per-team concurrency by default, and synchronous requests behind the cap', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({
+      env: {
+        SIMULATOR_DELAY_MS: '3000',
+        WORKER_CONCURRENCY: '8',
+        TEAM_MAX_CONCURRENT_ITEMS: '1',
+        SYNC_REQUEST_TIMEOUT_S: '1',
+      },
+    });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('TEAM_MAX_CONCURRENT_ITEMS caps a team without a cap of its own', async () => {
+    const team = await createTeam(server, 1000);
+    const ids: string[] = [];
+    for (const prompt of ['first', 'second']) {
+      const r = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt, batch: 1 },
+      });
+      assert.equal(r.status, 200, r.text);
+      ids.push(r.body.generation_id);
+    }
+    let second: StatusRecord | undefined;
+    for (const deadline = Date.now() + 2000; Date.now() < deadline; await sleep(50)) {
+      const first = (
+        await call<StatusRecord>(server, 'GET', `/api/v1/generations/${ids[0]}/status`, { token: team.key })
+      ).body;
+      second = (await call<StatusRecord>(server, 'GET', `/api/v1/generations/${ids[1]}/status`, { token: team.key }))
+        .body;
+      if (first.status === 'processing' && second.items[0]?.queue_position != null) break;
+    }
+    assert.equal(second?.status, 'queued', JSON.stringify(second));
+    assert.equal(second?.items[0]?.queue_position, 1);
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+  });
+
+  test('a synchronous request still waiting when SYNC_REQUEST_TIMEOUT_S ends is failed and refunded', async () => {
+    const team = await createTeam(server, 1000);
+    const image = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'holds the room', batch: 1 },
+    });
+    assert.equal(image.status, 200, image.text);
+    const afterImage = await balanceOf(server, team.key);
+    const text = await call<{ error: { code: string; message: string } }>(server, 'POST', '/api/v1/text/generate', {
+      token: team.key,
+      body: { prompt: 'Waits behind the image.' },
+    });
+    assert.equal(text.status, 500, text.text);
+    assert.equal(text.body.error.code, 'generation_failed');
+    assert.match(text.body.error.message, /refunded/);
+    assert.equal(await balanceOf(server, team.key), afterImage, 'the text was refunded');
+    const id = /Generation (gen_\w+)/.exec(text.body.error.message)?.[1] as string;
+    const record = (await call<StatusRecord>(server, 'GET', `/api/v1/generations/${id}/status`, { token: team.key }))
+      .body;
+    assert.equal(record.status, 'failed');
+    assert.match(record.items[0]?.error ?? '', /SYNC_REQUEST_TIMEOUT_S/);
+    // The image finishes; the text item, failed, is not run after all.
+    assert.equal((await waitForGeneration(server, team.key, image.body.generation_id)).status, 'completed');
+    await sleep(500);
+    assert.equal(await balanceOf(server, team.key), afterImage);
+    assert.equal(
+      (await call<StatusRecord>(server, 'GET', `/api/v1/generations/${id}/status`, { token: team.key })).body.status,
+      'failed',
+    );
+  });
+});
