@@ -152,6 +152,38 @@ describe('live status', () => {
     assert.equal(recordOf(resumed.events.at(-1)).status, 'completed');
   });
 
+  test('work waiting behind its team cap is told each new place in the queue', async () => {
+    const capped = await createTeam(server, 1000);
+    const patched = await call(server, 'PATCH', `/admin/v1/teams/${capped.id}`, {
+      token: server.adminToken,
+      body: { max_concurrent_items: 1 },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      const r = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+        token: capped.key,
+        body: { prompt: `in line ${n}`, batch: 1 },
+      });
+      assert.equal(r.status, 200, r.text);
+      ids.push(r.body.generation_id);
+    }
+    const stream = await open(server, `/api/v1/generations/${ids[2]}/events`, {
+      authorization: `Bearer ${capped.key}`,
+    });
+    await stream.ended;
+    const records = stream.events.map(recordOf);
+    const places = records.map((r) => (r.status === 'queued' ? r.items[0]?.queue_position : r.status));
+    // It may open after the first place was given; every place after it is told, in order.
+    const from = places.indexOf(1) >= 0 && !places.includes(2) ? places.indexOf(1) : places.indexOf(2);
+    assert.ok(from >= 0, `no place was told: ${JSON.stringify(places)}`);
+    assert.deepEqual(
+      places.slice(from).filter((p, i, all) => p !== all[i - 1]),
+      [...(places[from] === 2 ? [2] : []), 1, 'processing', 'completed'],
+      JSON.stringify(places),
+    );
+  });
+
   test("another team's generation is 404, and no key is 401", async () => {
     const id = await images(1, 'mine');
     const other = await createTeam(server, 10);
@@ -225,9 +257,12 @@ describe('live status of changes made elsewhere', () => {
     await running(id);
     const stream = await open(server, `/api/v1/generations/${id}/events`, auth());
     await stream.next(1);
-    await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [
-      'genmedia-events',
-    ]);
+    // This server's listening connection only: other test files share the PostgreSQL server.
+    await sql(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+       where application_name = $1 and datname = current_database()`,
+      ['genmedia-events'],
+    );
     await sql(`update generation_items set progress = 0.7 where generation_id = $1`, [id]);
     const events = await stream.next(2, 15_000);
     assert.equal(recordOf(events[1]).items[0]?.progress, 0.7);

@@ -151,6 +151,8 @@ export class GenerationWatch {
    */
   async watch(generationId: string, res: Writable, lastEventId: string | undefined): Promise<void> {
     await this.listen();
+    // A client that left while the listening connection opened has no stream to keep.
+    if (res.destroyed || res.writableEnded) return;
     res.write(`retry: ${CLIENT_RETRY_MS}\n\n`);
     const watcher = new Watcher(generationId, res, lastEventId, (w) => this.forget(w));
     let set = this.watchers.get(generationId);
