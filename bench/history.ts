@@ -9,7 +9,8 @@
 // following next_cursor 50 times (after 5,000 entries; each page of the walk is timed too);
 // (b') the page after 500,000 entries (its cursor made from the row at that depth); (c)
 // status=failed; (d) kind=video; (e) model=<the most common model>; (f) created_before=<the
-// middle of the year>. Each case: BENCH_HISTORY_SAMPLES requests (default 200, after 10 warm-up
+// middle of the year>; (g) a rare model, (h) a rare kind, (i) a rare operation and (j) one of four
+// workspaces, each served by its own index. Each case: BENCH_HISTORY_SAMPLES requests (default 200, after 10 warm-up
 // requests), p50 and p99; and the same statement run directly on the database (without HTTP),
 // p50 and p99, and its EXPLAIN (ANALYZE, BUFFERS), with a check that no plan of ours has a
 // sequential scan or a sort. Requests are sequential (latency, not throughput) and the cases take
@@ -75,6 +76,8 @@ const FAILED_SHARE = 0.02;
 const IN_FLIGHT = 40;
 const WORKSPACE_SHARE = 0.35;
 const DAY_MS = 86_400_000;
+/** A model of about one generation in a hundred: its filter must not walk the whole history. */
+const RARE_MODEL = 'meshy-5';
 
 /** What the generations are: operation, model, share, price and run time, where the prompt goes. */
 interface MixEntry {
@@ -274,6 +277,7 @@ interface Entry {
   kind: string;
   operation: string;
   model: string | null;
+  workspace_id: string | null;
   prompt: string | null;
   created_at: string;
   items: unknown[];
@@ -605,6 +609,34 @@ async function main(): Promise<void> {
       query: { model: commonModel },
       filter: { model: commonModel },
       matches: (e) => e.model === commonModel,
+    },
+    {
+      id: 'g',
+      label: `(g) model=${RARE_MODEL} (rare)`,
+      query: { model: RARE_MODEL },
+      filter: { model: RARE_MODEL },
+      matches: (e) => e.model === RARE_MODEL,
+    },
+    {
+      id: 'h',
+      label: '(h) kind=model3d (rare)',
+      query: { kind: 'model3d' },
+      filter: { kind: 'model3d' },
+      matches: (e) => e.operation.startsWith('model3d.'),
+    },
+    {
+      id: 'i',
+      label: '(i) operation=video.lipsync (rare)',
+      query: { operation: 'video.lipsync' },
+      filter: { operation: 'video.lipsync' },
+      matches: (e) => e.operation === 'video.lipsync',
+    },
+    {
+      id: 'j',
+      label: '(j) workspace_id=<one of four>',
+      query: { workspace_id: workspaces.ours[0] as string },
+      filter: { workspaceId: workspaces.ours[0] as string },
+      matches: (e) => e.workspace_id === workspaces.ours[0],
     },
     {
       id: 'f',

@@ -182,20 +182,26 @@ describe('what the service counts: generations, items, durations and vendor atte
     assert.equal(items({ ...flux, outcome: 'failed', error_kind: 'invalid_input' }), 1, all);
     assert.equal(seriesOf(m, 'genmedia_items_finished_total').length, 4, all);
 
-    const count = (operation: string, outcome: string) =>
-      sample(m, 'genmedia_item_duration_seconds_count', { operation, outcome });
-    assert.equal(count('text.generate', 'completed'), 1);
-    assert.equal(count('text.generate', 'failed'), 1);
-    assert.equal(count('image.generate', 'completed'), 1);
-    assert.equal(count('image.generate', 'failed'), 1);
+    const finished = (operation: string, model: string, status: string) =>
+      sample(m, 'genmedia_generations_finished_total', { operation, model, status });
+    const allFinished = seriesOf(m, 'genmedia_generations_finished_total').join('\n');
+    assert.equal(finished('text.generate', 'openai/gpt-4o-mini', 'completed'), 1, allFinished);
+    assert.equal(finished('text.generate', 'openai/gpt-4o-mini', 'failed'), 1, allFinished);
+    assert.equal(finished('image.generate', 'flux-1-schnell', 'completed'), 1, allFinished);
+    assert.equal(finished('image.generate', 'flux-1-schnell', 'failed'), 1, allFinished);
+
+    const count = (operation: string, provider: string, outcome: string) =>
+      sample(m, 'genmedia_item_duration_seconds_count', { operation, provider, outcome });
+    assert.equal(count('text.generate', 'simulator', 'completed'), 1);
+    assert.equal(count('text.generate', 'simulator', 'failed'), 1);
+    assert.equal(count('image.generate', 'fal', 'completed'), 1);
+    assert.equal(count('image.generate', 'fal', 'failed'), 1);
     // Media buckets from half a second to half an hour; these took less than half a minute.
-    const bucket = (le: string) =>
-      sample(m, 'genmedia_item_duration_seconds_bucket', { le, operation: 'image.generate', outcome: 'completed' });
+    const falCompleted = { operation: 'image.generate', provider: 'fal', outcome: 'completed' };
+    const bucket = (le: string) => sample(m, 'genmedia_item_duration_seconds_bucket', { le, ...falCompleted });
     assert.equal(bucket('30'), 1);
     assert.equal(bucket('1800'), 1);
-    assert.ok(
-      (sample(m, 'genmedia_item_duration_seconds_sum', { operation: 'image.generate', outcome: 'completed' }) ?? 0) > 0,
-    );
+    assert.ok((sample(m, 'genmedia_item_duration_seconds_sum', falCompleted) ?? 0) > 0);
 
     const attempts = (labels: Record<string, string>) => sample(m, 'genmedia_vendor_attempts_total', labels);
     const schnell = { provider: 'fal', endpoint: 'fal-ai/flux/schnell' };
@@ -328,7 +334,11 @@ describe('metrics of a worker process and of the queue', () => {
     };
     assert.equal(sample(ran, 'genmedia_items_finished_total', { ...labels, error_kind: 'none' }), 1, ran);
     assert.equal(
-      sample(ran, 'genmedia_item_duration_seconds_count', { operation: 'image.generate', outcome: 'completed' }),
+      sample(ran, 'genmedia_item_duration_seconds_count', {
+        operation: 'image.generate',
+        provider: 'simulator',
+        outcome: 'completed',
+      }),
       1,
     );
     assert.deepEqual(seriesOf(ran, 'genmedia_queue_items'), [], 'the queue is empty again, as every process sees it');

@@ -103,9 +103,12 @@ export async function finishItem(
         });
       }
     }
-    return true;
+    return { finished: generation.finished ? generation.status : undefined };
   });
   if (recorded) {
+    if (recorded.finished === 'completed' || recorded.finished === 'failed') {
+      services.metrics.generationFinished({ operation: item.operation, model: item.model, status: recorded.finished });
+    }
     services.metrics.itemFinished({
       operation: item.operation,
       model: item.model,
@@ -115,7 +118,7 @@ export async function finishItem(
       acceptedAt: timeOfId(item.generation_id),
     });
   }
-  return recorded;
+  return recorded !== false;
 }
 
 /** Records an item's outcome (finishItem), riding out a database outage for up to the policy's patience. */

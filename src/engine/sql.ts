@@ -225,7 +225,8 @@ const PROMPT_EXCERPT = 200;
 
 /**
  * One page of a team's generations, newest first, with their status records: one statement, by
- * the (team_id, created_at, id) index (and (team_id, status, created_at, id) with a status filter).
+ * the (team_id, created_at, id) index, or with a filter by that filter's (team_id, <filter>,
+ * created_at, id) index (status, kind, operation, model, workspace: migrations 0015 and 0021).
  */
 export async function selectHistory(
   db: Queryable,
@@ -241,7 +242,7 @@ export async function selectHistory(
   };
   if (filter.status) where.push(`g.status = ${arg(filter.status, 'text')}`);
   if (filter.operation) where.push(`g.operation = ${arg(filter.operation, 'text')}`);
-  if (filter.kind) where.push(`g.operation like ${arg(`${filter.kind}.%`, 'text')}`);
+  if (filter.kind) where.push(`g.kind = ${arg(filter.kind, 'text')}`);
   if (filter.model) where.push(`g.model = ${arg(filter.model, 'text')}`);
   if (filter.workspaceId) where.push(`g.workspace_id = ${arg(filter.workspaceId, 'text')}`);
   // Times are shown to the millisecond: after 12:00:00.123 is from 12:00:00.124 on.

@@ -60,6 +60,8 @@ export interface EngineServices {
 export interface EngineMetrics {
   /** A generation was accepted (its transaction committed). */
   generationAccepted(g: { operation: string; model: string | null }): void;
+  /** A generation reached its final status (completed or failed) with its last item. */
+  generationFinished(g: { operation: string; model: string | null; status: 'completed' | 'failed' }): void;
   /** An item reached its outcome: recorded once, whichever process recorded it. */
   itemFinished(i: {
     operation: string;

@@ -99,6 +99,12 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
     labelNames: ['operation', 'model'] as const,
     registers: [registry],
   });
+  const finished = new Counter({
+    name: 'genmedia_generations_finished_total',
+    help: 'Generations that reached their final status, by operation, model and status (completed, failed)',
+    labelNames: ['operation', 'model', 'status'] as const,
+    registers: [registry],
+  });
   const items = new Counter({
     name: 'genmedia_items_finished_total',
     help: 'Items that reached their outcome, by operation, model, provider, outcome and error kind',
@@ -107,8 +113,8 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
   });
   const duration = new Histogram({
     name: 'genmedia_item_duration_seconds',
-    help: "Time from a generation's acceptance to its item's outcome, by operation and outcome",
-    labelNames: ['operation', 'outcome'] as const,
+    help: "Time from a generation's acceptance to its item's outcome (what its client waits), by operation, provider and outcome",
+    labelNames: ['operation', 'provider', 'outcome'] as const,
     buckets: ITEM_DURATION_BUCKETS,
     registers: [registry],
   });
@@ -128,17 +134,22 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
 
   return {
     generationAccepted: (g) => generations.inc({ operation: g.operation, model: g.model ?? 'none' }),
+    generationFinished: (g) => finished.inc({ operation: g.operation, model: g.model ?? 'none', status: g.status }),
     itemFinished: (i) => {
       const outcome = i.ok ? 'completed' : 'failed';
+      const provider = i.provider ?? 'simulator';
       items.inc({
         operation: i.operation,
         model: i.model ?? 'none',
-        provider: i.provider ?? 'simulator',
+        provider,
         outcome,
         error_kind: errorKindLabel(i.ok, i.errorKind),
       });
       if (i.acceptedAt) {
-        duration.observe({ operation: i.operation, outcome }, Math.max(0, Date.now() - i.acceptedAt.getTime()) / 1000);
+        duration.observe(
+          { operation: i.operation, provider, outcome },
+          Math.max(0, Date.now() - i.acceptedAt.getTime()) / 1000,
+        );
       }
     },
     vendorAttemptEnded: (a) =>
