@@ -129,12 +129,60 @@ describe('retention', () => {
     await pool.query(
       `insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms) values ('whd_old', 1, 200, 12)`,
     );
+    // The item's vendor attempts: one finished long ago, one finished now, one still open.
+    const item = (await pool.query('select id from generation_items where generation_id = $1', [done.generation_id]))
+      .rows[0].id;
+    await pool.query(
+      `insert into item_attempts (item_id, generation_id, provider, endpoint, started_at, finished_at, outcome)
+       values ($1, $2, 'fal', 'old', now() - interval '40 days', now() - interval '40 days', 'completed'),
+              ($1, $2, 'fal', 'new', now(), now(), 'completed'),
+              ($1, $2, 'fal', 'open', now() - interval '40 days', null, null)`,
+      [item, done.generation_id],
+    );
+    // A queue job that ran out of attempts long ago, and one that did just now.
+    const dead = async (key: string) =>
+      (
+        await pool.query(
+          `select (graphile_worker.add_job('retention_probe', '{}'::json, job_key := $1, max_attempts := 1,
+                                            run_at := now() + interval '1 year')).id`,
+          [key],
+        )
+      ).rows[0].id as string;
+    const oldJob = await dead('retention-old');
+    const newJob = await dead('retention-new');
+    await pool.query(
+      `update graphile_worker._private_jobs set attempts = 1,
+         updated_at = case when id = $1::bigint then now() - interval '31 days' else now() end
+       where id = any($2::bigint[])`,
+      [oldJob, [oldJob, newJob]],
+    );
     const report = await sweep(0);
     assert.equal(report.deliveries, 1);
+    assert.equal(report.attempts, 1);
+    assert.equal(report.jobs, 1);
+    const jobsLeft = await pool.query(
+      'select id::text from graphile_worker._private_jobs where id = any($1::bigint[])',
+      [[oldJob, newJob]],
+    );
+    assert.deepEqual(
+      jobsLeft.rows.map((r: { id: string }) => r.id),
+      [String(newJob)],
+    );
     const left = await pool.query(`select id from webhook_deliveries where id in ('whd_old', 'whd_new')`);
     assert.deepEqual(
       left.rows.map((r: { id: string }) => r.id),
       ['whd_new'],
+    );
+    const attemptsLeft = await pool.query(
+      `select count(*)::int as n from webhook_attempts where delivery_id = 'whd_old'`,
+    );
+    assert.equal(attemptsLeft.rows[0].n, 0, "the old delivery's attempts went with it");
+    const vendorAttempts = await pool.query('select endpoint from item_attempts where item_id = $1 order by endpoint', [
+      item,
+    ]);
+    assert.deepEqual(
+      vendorAttempts.rows.map((r: { endpoint: string }) => r.endpoint),
+      ['new', 'open'],
     );
   });
 });

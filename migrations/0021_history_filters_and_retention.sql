@@ -9,3 +9,6 @@ create index generations_team_model_idx on generations (team_id, model, created_
   where model is not null;
 create index generations_team_workspace_idx on generations (team_id, workspace_id, created_at desc, id desc)
   where workspace_id is not null;
+
+-- Retention deletes the vendor attempts of long-finished work by age.
+create index item_attempts_started_idx on item_attempts (started_at);
