@@ -292,6 +292,8 @@ describe('image generation', () => {
     assert.equal(r.status, 402);
     assert.equal(r.body.error.code, 'insufficient_credits');
     assert.match(r.body.error.message, /needs 8 credits and the team has 3/);
+    const figures = r.body.error as unknown as { needed: number; available: number };
+    assert.deepEqual([figures.needed, figures.available], [8, 3], 'the figures, machine-readable');
     assert.equal(await balanceOf(server, poor.key), 3);
     const { rows } = await server.pool.query('select count(*)::int as n from generations where team_id = $1', [
       poor.id,

@@ -26,18 +26,34 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** Machine-readable figures an error carries beside its message (`insufficient_credits`: the credits). */
+export interface ErrorFigures {
+  /** The credits the request needs. */
+  needed?: number;
+  /** The credits the team has. */
+  available?: number;
+}
+
 /** The one error type services throw; the app's error handler turns it into the JSON body. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly figures: ErrorFigures | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetail[], headers?: Record<string, string>) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: ErrorDetail[],
+    headers?: Record<string, string>,
+    figures?: ErrorFigures,
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
     this.headers = headers;
+    this.figures = figures;
   }
 
   get statusCode(): number {

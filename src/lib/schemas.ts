@@ -14,6 +14,12 @@ export const ErrorBody = Type.Object(
           description: 'One entry per invalid field (validation errors only)',
         }),
       ),
+      needed: Type.Optional(
+        Type.Integer({ description: '`insufficient_credits` only: the credits the request needs' }),
+      ),
+      available: Type.Optional(
+        Type.Integer({ description: '`insufficient_credits` only: the credits the team has' }),
+      ),
     }),
   },
   { $id: 'Error', title: 'Error' },

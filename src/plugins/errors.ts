@@ -1,18 +1,19 @@
 import type { FastifyError } from 'fastify';
 import type { App } from '../app-types.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { AppError, type ErrorCode, type ErrorDetail } from '../lib/errors.ts';
+import { AppError, type ErrorCode, type ErrorDetail, type ErrorFigures } from '../lib/errors.ts';
 import { scanJsonText } from '../lib/json-scan.ts';
 import { validationProblem } from './validation.ts';
 
 interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] } & ErrorFigures;
 }
 
 /** The most `details` an error lists; a cheap request must not buy a large answer. */
 export const MAX_ERROR_DETAILS = 20;
 
-function body(code: ErrorCode, message: string, details?: ErrorDetail[]): ErrorBody {
+function body(code: ErrorCode, message: string, details?: ErrorDetail[], figures?: ErrorFigures): ErrorBody {
+  if (figures) return { error: { code, message, ...figures } };
   if (!details) return { error: { code, message } };
   if (details.length <= MAX_ERROR_DETAILS) return { error: { code, message, details } };
   const more = details.length - MAX_ERROR_DETAILS;
@@ -138,7 +139,9 @@ export function installErrorHandling(app: App): void {
       if (appError.code === 'service_unavailable') request.log.warn({ err: error }, 'database unavailable');
       else if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       if (appError.headers) reply.headers(appError.headers);
-      return reply.code(appError.statusCode).send(body(appError.code, appError.message, appError.details));
+      return reply
+        .code(appError.statusCode)
+        .send(body(appError.code, appError.message, appError.details, appError.figures));
     }
     // A bug: log everything against the request id, answer nothing about the internals.
     request.log.error({ err: error }, 'unhandled error');

@@ -55,6 +55,9 @@ export async function changeCredits(db: Queryable, change: CreditChange): Promis
   throw new AppError(
     'insufficient_credits',
     `This needs ${-change.amount} credits and the team has ${balance}. Buy credits with POST /api/v1/billing/top-up.`,
+    undefined,
+    undefined,
+    { needed: -change.amount, available: balance },
   );
 }
 
