@@ -58,7 +58,7 @@ export default async function paymentsRoutes(app: App): Promise<void> {
         variantId: request.body.variant_id,
         successUrl: request.body.success_url,
         cancelUrl: request.body.cancel_url,
-        disputePolicyAcknowledged: request.body.dispute_policy_acknowledged,
+        disputePolicyAcknowledged: request.body.dispute_policy_acknowledged ?? true,
         signatureName: request.body.signature_name,
       }),
   );

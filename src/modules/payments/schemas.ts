@@ -13,11 +13,14 @@ export const TopUpBody = Type.Object({
   ),
   success_url: Type.Optional(Url('Where the buyer is sent after paying; default a page of this service')),
   cancel_url: Type.Optional(Url('Where the buyer is sent after cancelling; default a page of this service')),
-  dispute_policy_acknowledged: Type.Boolean({
-    default: true,
-    description:
-      'Must be true (the default): calling this endpoint acknowledges the dispute evidence policy; false is 400',
-  }),
+  // Optional in the document (the contract's "Req: no"); the validator fills in the default.
+  dispute_policy_acknowledged: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description:
+        'Must be true (the default): calling this endpoint acknowledges the dispute evidence policy; false is 400',
+    }),
+  ),
   signature_name: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Typed-name acknowledgement for this charge (recorded)' }),
   ),
