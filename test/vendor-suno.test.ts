@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { type FakeSuno, startFakeSuno } from './fakes/suno.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, waitForGeneration } from './media-helpers.ts';
 
 describe('music through Suno', () => {
@@ -22,6 +22,14 @@ describe('music through Suno', () => {
     await server.close();
     await suno.close();
   });
+
+  /** The task's callbacks once the last one posted is answered (or after 5 s, as they stand). */
+  const answeredCallbacks = async (taskId: string) => {
+    for (const deadline = Date.now() + 5000; ; await sleep(20)) {
+      const posted = suno.callbacks.filter((c) => c.taskId === taskId);
+      if (posted.at(-1)?.status !== undefined || Date.now() > deadline) return posted;
+    }
+  };
 
   test('a song with lyrics goes in custom mode; its tokened callback finishes it and the track is ours', async () => {
     const before = await balanceOf(server, team.key);
@@ -45,6 +53,20 @@ describe('music through Suno', () => {
     assert.equal(sent.title, 'Harbour Lights');
     assert.equal(sent.vocalGender, 'f');
     assert.match(String(sent.callBackUrl), /\/webhooks\/providers\/suno\?item=.*&key=.*&token=/);
+    // The callbacks finished it: each was posted and accepted. A progress callback (text, first)
+    // has the record read once at most; the fake's record shows the songs done only at its fourth
+    // read, which never came, so no poll could have finished it.
+    const taskId = suno.submissions.at(-1)?.taskId ?? '';
+    const posted = await answeredCallbacks(taskId);
+    assert.deepEqual(
+      posted.map((c) => [JSON.parse(c.body).data.callbackType, c.status]),
+      [
+        ['text', 200],
+        ['first', 200],
+        ['complete', 200],
+      ],
+    );
+    assert.ok(suno.reads(taskId) <= 2, `record-info reads: ${suno.reads(taskId)}`);
     const url = done.items[0]?.url ?? '';
     assert.ok(url.startsWith(`${server.url}/media/`), url);
     const audio = await probeMedia(Buffer.from(await (await fetch(url)).arrayBuffer()));

@@ -35,6 +35,8 @@ export interface FakeSunoCallback {
   taskId: string;
   url: string;
   body: string;
+  /** The HTTP status the callback was answered with, once answered; undefined until then, or unanswered. */
+  status?: number;
 }
 
 interface Task {
@@ -248,10 +250,17 @@ export async function startFakeSuno(apiKey = 'suno_fake_key'): Promise<FakeSuno>
     for (const type of types) {
       // A song takes minutes; here a fifth of a second a stage, still after the submit is answered.
       await new Promise((r) => setTimeout(r, 200));
-      const body = callbackBody(task.id, type);
-      callbacks.push({ taskId: task.id, url, body });
-      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
-        (r) => r.arrayBuffer(),
+      const callback: FakeSunoCallback = { taskId: task.id, url, body: callbackBody(task.id, type) };
+      callbacks.push(callback);
+      callback.status = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: callback.body,
+      }).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
         () => undefined,
       );
     }
