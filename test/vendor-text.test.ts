@@ -87,9 +87,10 @@ describe('text through an OpenAI-compatible server', () => {
 
   test('usage above the charged bound is recorded but never charged beyond it', async () => {
     const before = await balanceOf(server, team.key);
-    const answer = await generate('Count to ten. [oai:over-usage]', 50);
+    // The fake reports ten times the bound: 50,000 tokens cost a few credits more than 5,000.
+    const answer = await generate('Count to ten. [oai:over-usage]', 5000);
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.body.usage.completion_tokens, 500, 'what the server reported');
+    assert.equal(answer.body.usage.completion_tokens, 50_000, 'what the server reported');
     const ledger = await charges(answer.body.generation_id);
     assert.deepEqual(
       ledger.map(([kind]) => kind),
@@ -99,6 +100,20 @@ describe('text through an OpenAI-compatible server', () => {
     const charged = -(ledger[0]?.[1] ?? 0);
     assert.equal(answer.body.credits_used, charged);
     assert.equal(await balanceOf(server, team.key), before - charged);
+    // What the reported usage would have cost beyond the charge is recorded in the item's result.
+    const model = server.app.deps.media.text.find((m) => m.id === MODEL);
+    const cost = tokenCredits(
+      answer.body.usage.prompt_tokens,
+      answer.body.usage.completion_tokens,
+      model?.price ?? { input_per_1k: 0, output_per_1k: 0 },
+    );
+    assert.ok(cost > charged, `the usage costs ${cost}, more than the ${charged} charged`);
+    const { rows } = await server.pool.query<{ result: { credits: number; uncharged_credits?: number } }>(
+      'select result from generation_items where generation_id = $1',
+      [answer.body.generation_id],
+    );
+    assert.equal(rows[0]?.result.credits, charged);
+    assert.equal(rows[0]?.result.uncharged_credits, cost - charged);
   });
 
   test('a content filter is 400 with the server’s reason; a server error is 500; both refunded', async () => {
