@@ -1,6 +1,7 @@
 // A fake S3 on 127.0.0.1: path-style PutObject, multipart uploads, GetObject (with Range),
 // HeadObject and DeleteObject, in memory. Every request must carry SigV4 headers (their
-// signature is not checked).
+// signature is not checked), but for anonymous GET and HEAD of a bucket started `publicRead`
+// (a public bucket that S3_PUBLIC_URL points at).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -24,8 +25,11 @@ function s3ErrorXml(code: string, message: string, extra = ''): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message>${extra}</Error>`;
 }
 
-/** Starts a fake S3 holding one bucket, `bucket`, addressed path-style (`<url>/<bucket>/<key>`). */
-export async function startFakeS3(bucket: string): Promise<FakeS3> {
+/**
+ * Starts a fake S3 holding one bucket, `bucket`, addressed path-style (`<url>/<bucket>/<key>`);
+ * with `publicRead`, anyone may GET or HEAD its objects without signing.
+ */
+export async function startFakeS3(bucket: string, options: { publicRead?: boolean } = {}): Promise<FakeS3> {
   const objects = new Map<string, FakeObject>();
   const uploads = new Map<
     string,
@@ -44,11 +48,16 @@ export async function startFakeS3(bucket: string): Promise<FakeS3> {
       res.writeHead(status, { 'content-type': 'application/xml', ...headers });
       res.end(req.method === 'HEAD' ? undefined : text);
     };
-    if (!String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 Credential=')) {
+    const signed = String(req.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 Credential=');
+    const anonymousRead =
+      options.publicRead === true &&
+      req.headers.authorization === undefined &&
+      (req.method === 'GET' || req.method === 'HEAD');
+    if (!signed && !anonymousRead) {
       problems.push(`no SigV4 authorization on ${req.method} ${url.pathname}`);
       return xml(403, s3ErrorXml('AccessDenied', 'Access Denied'));
     }
-    if (req.headers['x-amz-content-sha256'] === undefined) {
+    if (signed && req.headers['x-amz-content-sha256'] === undefined) {
       problems.push(`no x-amz-content-sha256 on ${req.method} ${url.pathname}`);
       return xml(400, s3ErrorXml('InvalidRequest', 'Missing x-amz-content-sha256'));
     }
