@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
+import { PRESET_VOICES } from './catalog/voices.ts';
 import type { DatabaseTimeouts } from './db/pool.ts';
 
 const Role = Type.Enum(['api', 'worker', 'all']);
@@ -311,6 +312,19 @@ function stringMap(name: string, value: string | undefined, example = '{"a":"b"}
   return parsed as Record<string, string>;
 }
 
+/** ELEVENLABS_VOICE_MAP: preset voice ids to ElevenLabs voice ids; a key naming no preset would never be used. */
+function elevenLabsVoiceMap(value: string | undefined): Record<string, string> {
+  const map = stringMap('ELEVENLABS_VOICE_MAP', value, '{"Wise_Woman":"<voice id>"}');
+  const unknown = Object.keys(map).filter((id) => !PRESET_VOICES.some((voice) => voice.id === id));
+  if (unknown.length > 0) {
+    const named = unknown.map((id) => `"${id}"`).join(', ');
+    throw new Error(
+      `Invalid configuration:\n  ELEVENLABS_VOICE_MAP: no preset voice has the id ${named}: map preset ids (GET /api/v2/voices lists them, e.g. "Wise_Woman"; case-sensitive)`,
+    );
+  }
+  return map;
+}
+
 /**
  * COMFYUI_MODELS: `{"image:sdxl": "text-to-image", "video:wan-2.2": {"image_workflow": "image-to-video"}}`:
  * each `kind:model` (kind image, edit, face or video) to a workflow, or to the workflows without
@@ -453,7 +467,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       elevenLabs: {
         apiKey: e.ELEVENLABS_API_KEY,
         baseUrl: e.ELEVENLABS_BASE_URL.replace(/\/+$/, ''),
-        voiceMap: stringMap('ELEVENLABS_VOICE_MAP', e.ELEVENLABS_VOICE_MAP, '{"Wise_Woman":"<voice id>"}'),
+        voiceMap: elevenLabsVoiceMap(e.ELEVENLABS_VOICE_MAP),
       },
       meshy: { apiKey: e.MESHY_API_KEY, baseUrl: e.MESHY_BASE_URL.replace(/\/+$/, '') },
       suno: { apiKey: e.SUNO_API_KEY, baseUrl: e.SUNO_BASE_URL.replace(/\/+$/, '') },

@@ -16,3 +16,54 @@ test('a deadline of an unknown kind, or not a whole number of seconds, is refuse
     assert.throws(() => loadConfig({ ITEM_DEADLINE_S: bad }), /ITEM_DEADLINE_S/, bad);
   }
 });
+
+test('a malformed OPENAI_COMPATIBLE_MODELS stops the start, naming the setting', () => {
+  assert.deepEqual(
+    loadConfig({ OPENAI_COMPATIBLE_MODELS: '{"openai/gpt-4o-mini":"llama3.2:3b"}' }).providers.openAiCompatible
+      .modelNames,
+    { 'openai/gpt-4o-mini': 'llama3.2:3b' },
+  );
+  assert.throws(
+    () => loadConfig({ OPENAI_COMPATIBLE_MODELS: '{gpt: llama}' }),
+    /OPENAI_COMPATIBLE_MODELS: must be JSON/,
+  );
+  for (const bad of ['["llama3.2:3b"]', '"llama3.2:3b"', '{"openai/gpt-4o-mini":3}']) {
+    assert.throws(
+      () => loadConfig({ OPENAI_COMPATIBLE_MODELS: bad }),
+      /OPENAI_COMPATIBLE_MODELS: must be a JSON object of strings/,
+      bad,
+    );
+  }
+});
+
+test('a malformed ELEVENLABS_VOICE_MAP stops the start, naming the setting', () => {
+  assert.deepEqual(
+    loadConfig({ ELEVENLABS_VOICE_MAP: '{"Wise_Woman":"JBFqnCBsd6RMkjVDRZzb"}' }).providers.elevenLabs.voiceMap,
+    {
+      Wise_Woman: 'JBFqnCBsd6RMkjVDRZzb',
+    },
+  );
+  assert.throws(() => loadConfig({ ELEVENLABS_VOICE_MAP: '{Wise_Woman: abc}' }), /ELEVENLABS_VOICE_MAP: must be JSON/);
+  for (const bad of ['["JBFqnCBsd6RMkjVDRZzb"]', 'null', '{"Wise_Woman":{"id":"abc"}}']) {
+    assert.throws(
+      () => loadConfig({ ELEVENLABS_VOICE_MAP: bad }),
+      /ELEVENLABS_VOICE_MAP: must be a JSON object of strings/,
+      bad,
+    );
+  }
+});
+
+test('an ELEVENLABS_VOICE_MAP key that names no preset voice stops the start, naming the key', () => {
+  for (const [map, unknown] of [
+    [{ Wise_Womn: 'abc' }, '"Wise_Womn"'],
+    [{ wise_woman: 'abc' }, '"wise_woman"'],
+    [{ Wise_Woman: 'abc', JBFqnCBsd6RMkjVDRZzb: 'abc' }, '"JBFqnCBsd6RMkjVDRZzb"'],
+  ] as const) {
+    assert.throws(
+      () => loadConfig({ ELEVENLABS_VOICE_MAP: JSON.stringify(map) }),
+      (err: Error) =>
+        err.message.includes('ELEVENLABS_VOICE_MAP') && err.message.includes(`preset voice has the id ${unknown}`),
+      unknown,
+    );
+  }
+});
