@@ -1897,7 +1897,7 @@ export interface paths {
                          * @description Must be true (the default): calling this endpoint acknowledges the dispute evidence policy; false is 400
                          * @default true
                          */
-                        dispute_policy_acknowledged: boolean;
+                        dispute_policy_acknowledged?: boolean;
                         /** @description A plan id from GET /api/v1/billing/plans */
                         plan_id: string;
                         /** @description Typed-name acknowledgement for this charge (recorded) */
