@@ -100,6 +100,45 @@ describe('music through Suno', () => {
     assert.equal(sent.customMode, false);
     assert.equal(sent.prompt, 'Night Drive: synthwave, sung by a male voice');
   });
+
+  // Custom mode, the only one that sings lyrics as written, needs a style: the request's is optional.
+  test('lyrics without a style are sung as written in the default style, pop, and charged once', async () => {
+    const before = await balanceOf(server, team.key);
+    const lyrics = '[Verse]\nWe fold the morning into boats';
+    const created = await call<{ generation_id: string; credits_used: number }>(
+      server,
+      'POST',
+      '/api/v1/music/generate',
+      { token: team.key, body: { title: 'Paper Boats', lyrics, vocal_gender: 'f', model: 'V5' } },
+    );
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    const sent = suno.submissions.at(-1)?.body ?? {};
+    assert.equal(sent.customMode, true);
+    assert.equal(sent.prompt, lyrics);
+    assert.equal(sent.style, 'pop');
+    assert.equal(sent.title, 'Paper Boats');
+    assert.equal(sent.vocalGender, 'f');
+    assert.equal(done.credits_used, created.body.credits_used);
+    assert.equal(await balanceOf(server, team.key), before - created.body.credits_used);
+  });
+
+  test('an instrumental without a style is described by its title, so Suno picks the genre', async () => {
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/music/generate', {
+      token: team.key,
+      body: { title: 'Rain on the Window', instrumental: true },
+    });
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    const sent = suno.submissions.at(-1)?.body ?? {};
+    assert.equal(sent.customMode, false);
+    assert.equal(sent.instrumental, true);
+    assert.equal(sent.prompt, 'Rain on the Window');
+    assert.equal(sent.style, undefined);
+    assert.equal(sent.title, undefined);
+  });
 });
 
 // The callback is the fast way; polls are the safety net, `VENDOR_POLL_MAX_MS` apart (a minute by

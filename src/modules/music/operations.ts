@@ -3,32 +3,39 @@ import { newId } from '../../lib/ids.ts';
 import type { MusicInput } from './inputs.ts';
 import { insertTrack } from './sql.ts';
 
+// Lyrics are sung as written only in a vendor's custom mode, which needs a style; the request's is
+// optional, so lyrics without one are sung in the default genre (the simulator's default too).
+const DEFAULT_STYLE = 'pop';
+
 /**
  * music/generate for a vendor: custom mode with the lyrics (or instrumental) in the style and
- * under the title given; a sung song without lyrics is described instead (title, style and voice
- * in words), so the vendor writes its lyrics.
+ * under the title given; a song without lyrics is described instead (title, style and voice in
+ * words), so the vendor writes its lyrics, unless it is an instrumental with a style. Lyrics
+ * without a style get DEFAULT_STYLE.
  */
 const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
   const r = item.request as MusicInput;
   const gender = r.vocal_gender === 'm' ? 'male' : r.vocal_gender === 'f' ? 'female' : null;
-  const described = !r.lyrics && !r.instrumental;
+  const style = r.style.trim();
+  const lyrics = r.lyrics?.trim() ? r.lyrics : null;
+  const described = lyrics === null && (!r.instrumental || style === '');
   return {
     routes: ctx.media.music.find((m) => m.id === item.model)?.routes ?? [],
     request: described
       ? {
           kind: 'music',
-          prompt: `${r.title}: ${r.style}${gender ? `, sung by a ${gender} voice` : ''}`,
+          prompt: `${r.title}${style ? `: ${style}` : ''}${gender ? `, sung by a ${gender} voice` : ''}`,
           lyrics: null,
           style: null,
           title: null,
-          instrumental: false,
+          instrumental: r.instrumental,
           vocalGender: null,
         }
       : {
           kind: 'music',
           prompt: r.title,
-          lyrics: r.lyrics,
-          style: r.style,
+          lyrics,
+          style: style || DEFAULT_STYLE,
           title: r.title,
           instrumental: r.instrumental,
           vocalGender: r.instrumental ? null : gender,
