@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   FailedGenerationError,
@@ -33,12 +34,13 @@ import {
   RateLimitedError,
   TimeoutError,
   UnauthorizedError,
+  VERSION,
   verifyWebhook,
   WebhookVerificationError,
 } from '@genmedia/sdk';
 import sharp from 'sharp';
 import { fetchDocument, SCHEMA_TYPES_FILE, typesFromDocument } from '../packages/sdk/scripts/generate-types.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf } from './media-helpers.ts';
 
 const SDK_DIST = new URL('../packages/sdk/dist/', import.meta.url);
@@ -121,6 +123,33 @@ describe('the SDK', () => {
     const fresh = await typesFromDocument(await fetchDocument(server.url));
     const committed = await readFile(SCHEMA_TYPES_FILE, 'utf8');
     assert.ok(fresh === committed, 'packages/sdk/src/schema.d.ts is stale: run the service and `npm run sdk:types`');
+  });
+
+  test('the SDK and the CLI are versioned with the service, publishable with their built files', async () => {
+    const manifest = async (path: string) =>
+      JSON.parse(await readFile(new URL(path, import.meta.url), 'utf8')) as Record<string, unknown> & {
+        version: string;
+        files: string[];
+      };
+    const service = await manifest('../package.json');
+    const sdk = await manifest('../packages/sdk/package.json');
+    const cli = await manifest('../packages/cli/package.json');
+    assert.equal(sdk.version, service.version);
+    assert.equal(cli.version, service.version);
+    assert.equal(VERSION, service.version, 'the SDK sends its own version');
+    assert.equal((cli.dependencies as Record<string, string>)['@genmedia/sdk'], service.version);
+    for (const pkg of [sdk, cli]) {
+      assert.equal(pkg.type, 'module');
+      assert.equal(pkg.private, undefined, 'publishable');
+      assert.deepEqual(pkg.files, ['dist', 'README.md']);
+    }
+    assert.deepEqual(sdk.exports, { '.': { types: './dist/index.d.ts', default: './dist/index.js' } });
+    assert.deepEqual(cli.bin, { genmedia: './dist/main.js' });
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url)),
+      '--version',
+    ]);
+    assert.equal(stdout.trim(), service.version);
   });
 
   test('the core imports nothing of Node; only the download helper does', async () => {

@@ -4,6 +4,7 @@
 // its results. Exit codes: 0 success, 1 a failed generation (or another error), 2 usage (a bad
 // command line or a request the API refused as invalid), 3 authentication, 4 credits.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import {
   ApiError,
@@ -21,6 +22,11 @@ import { downloadAll } from './download.js';
 import { progressView } from './progress.js';
 import { BodyError, type BodyOptions, bodyFrom } from './request-body.js';
 
+// The version is the package's (versioned with the service).
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
 export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 3, credits: 4 } as const;
 
 class UsageError extends Error {}
@@ -34,7 +40,7 @@ interface GlobalOptions {
 
 const program = new Command('genmedia')
   .description('The Generative Media Service from the command line')
-  .version('0.1.0')
+  .version(version)
   .addOption(new Option('--json', 'print machine-readable JSON'))
   .addOption(new Option('--base-url <url>', 'the service (default: GENMEDIA_BASE_URL, then the login)'))
   .addOption(new Option('--api-key <key>', 'an API key (default: GENMEDIA_API_KEY, then the login)'))
