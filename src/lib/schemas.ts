@@ -17,9 +17,7 @@ export const ErrorBody = Type.Object(
       needed: Type.Optional(
         Type.Integer({ description: '`insufficient_credits` only: the credits the request needs' }),
       ),
-      available: Type.Optional(
-        Type.Integer({ description: '`insufficient_credits` only: the credits the team has' }),
-      ),
+      available: Type.Optional(Type.Integer({ description: '`insufficient_credits` only: the credits the team has' })),
     }),
   },
   { $id: 'Error', title: 'Error' },

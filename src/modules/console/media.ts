@@ -1,0 +1,78 @@
+// How a result is shown, by what it is (its URL's extension): an image, a video or an audio player,
+// a 3D viewer, or a text preview; small in lists, full on a generation's page.
+import type { Schemas } from '@genmedia/sdk';
+import { type Html, html } from './html.ts';
+
+export type MediaKind = 'image' | 'video' | 'audio' | 'model' | 'text' | 'file';
+
+const BY_EXTENSION: Record<string, MediaKind> = {
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  webp: 'image',
+  gif: 'image',
+  mp4: 'video',
+  webm: 'video',
+  mov: 'video',
+  mp3: 'audio',
+  wav: 'audio',
+  ogg: 'audio',
+  opus: 'audio',
+  aac: 'audio',
+  m4a: 'audio',
+  flac: 'audio',
+  pcm: 'audio',
+  glb: 'model',
+  gltf: 'model',
+  txt: 'text',
+  json: 'text',
+};
+
+/** What a result URL holds. */
+export function mediaKindOf(url: string): MediaKind {
+  let path = url;
+  try {
+    path = new URL(url, 'http://x').pathname;
+  } catch {
+    // keep the text as it is
+  }
+  return BY_EXTENSION[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'file';
+}
+
+/** A result, as a list shows it (small). */
+export function thumbnail(url: string, label: string): Html {
+  switch (mediaKindOf(url)) {
+    case 'image':
+      return html`<a href="${url}"><img class="thumb" src="${url}" alt="${label}" loading="lazy"></a>`;
+    case 'video':
+      return html`<video class="thumb" src="${url}" controls preload="metadata" aria-label="${label}"></video>`;
+    case 'audio':
+      return html`<audio src="${url}" controls preload="none" aria-label="${label}"></audio>`;
+    case 'model':
+      return html`<a href="${url}">3D model (GLB)</a>`;
+    default:
+      return html`<a href="${url}">${label}</a>`;
+  }
+}
+
+/** A result, as a generation's page shows it (full size, 3D in a viewer). */
+export function fullView(url: string, label: string, text?: string): Html {
+  switch (mediaKindOf(url)) {
+    case 'image':
+      return html`<figure class="media-result"><img src="${url}" alt="${label}"><figcaption><a href="${url}">${label}</a></figcaption></figure>`;
+    case 'video':
+      return html`<figure class="media-result"><video src="${url}" controls preload="metadata" aria-label="${label}"></video></figure>`;
+    case 'audio':
+      return html`<figure class="media-result"><audio src="${url}" controls preload="metadata" aria-label="${label}"></audio></figure>`;
+    case 'model':
+      return html`<figure class="media-result"><model-viewer src="${url}" alt="${label}" camera-controls auto-rotate></model-viewer><figcaption><a href="${url}">Download the GLB</a></figcaption></figure>`;
+    case 'text':
+      return html`<pre class="text-result">${text ?? ''}</pre><p><a href="${url}">${label}</a></p>`;
+    default:
+      return html`<p><a href="${url}">${label}</a></p>`;
+  }
+}
+
+/** Whether any result of a record needs the 3D viewer. */
+export const needsModelViewer = (record: Pick<Schemas['GenerationStatus'], 'result_urls'>) =>
+  record.result_urls.some((url) => mediaKindOf(url) === 'model');
