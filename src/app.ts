@@ -7,8 +7,10 @@ import { closeIfBodyUnread } from './lib/early-answer.ts';
 import { ErrorBody } from './lib/schemas.ts';
 import apiKeyAdminRoutes from './modules/api-keys/admin-routes.ts';
 import billingRoutes from './modules/billing/routes.ts';
+import consoleRoutes from './modules/console/routes.ts';
 import creditAdminRoutes from './modules/credits/admin-routes.ts';
 import desktopProjectsRoutes from './modules/desktop-projects/routes.ts';
+import { createGenerationWatch } from './modules/generations/events.ts';
 import generationRoutes from './modules/generations/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import imageRoutes from './modules/images/routes.ts';
@@ -125,7 +127,8 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(storyboardsRoutes);
   await app.register(paymentsRoutes);
   await app.register(providerWebhookRoutes);
-  await app.register(generationRoutes);
+  const watch = createGenerationWatch(app);
+  await app.register(generationRoutes, { watch });
   await app.register(webhookRoutes);
   await app.register(openAiRoutes);
   await app.register(mediaRoutes, { storage: deps.storage, expired: (key) => isPurgedKey(deps.pool, key) });
@@ -135,6 +138,7 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(apiKeyAdminRoutes);
   await app.register(creditAdminRoutes);
   await app.register(workspaceAdminRoutes);
+  await app.register(consoleRoutes, { watch });
 
   await app.ready();
   return { app, routes };

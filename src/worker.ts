@@ -19,6 +19,7 @@ import { sweepRetention } from './engine/retention.ts';
 import { runItem } from './engine/run-item.ts';
 import * as workerSql from './engine/sql.ts';
 import { pollVendor } from './engine/vendor.ts';
+import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { deleteGoneInstances } from './modules/instances/service.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
@@ -52,6 +53,7 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
     [CLEANUP_TASK]: async () => {
       await deleteExpiredIdempotencyKeys(pool);
       await deleteGoneInstances(pool);
+      await deleteExpiredSessions(pool);
       await sweepRetention(pool, deps.storage, {
         now: new Date(),
         recordsRetentionDays: config.recordsRetentionDays,

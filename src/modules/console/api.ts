@@ -73,7 +73,11 @@ export async function api<T>(
 ): Promise<T> {
   const answer = await callApi<T>(app, request, session, method, path, options);
   if (answer.status >= 400) {
-    throw new ApiCallError(answer.status, answer.body as ApiErrorBody | undefined, `${method} ${path}: ${answer.status}`);
+    throw new ApiCallError(
+      answer.status,
+      answer.body as ApiErrorBody | undefined,
+      `${method} ${path}: ${answer.status}`,
+    );
   }
   return answer.body;
 }

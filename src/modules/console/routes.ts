@@ -79,16 +79,19 @@ const isRedirect = (value: Html | Redirect): value is Redirect => 'redirect' in 
 export default async function consoleRoutes(app: App, { watch }: { watch: GenerationWatch }): Promise<void> {
   const { deps } = app;
   // Forms post urlencoded; only the console's routes read them.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1_048_576 }, (
-    _request,
-    body,
-    done,
-  ) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1_048_576 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/console')) {
-      reply.header('content-security-policy', deps.config.publicBaseUrl.startsWith('https:') ? `${CSP}; upgrade-insecure-requests` : CSP);
+      reply.header(
+        'content-security-policy',
+        deps.config.publicBaseUrl.startsWith('https:') ? `${CSP}; upgrade-insecure-requests` : CSP,
+      );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
       if (!request.url.startsWith('/console/assets/')) reply.header('cache-control', 'no-store');
@@ -111,13 +114,20 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
 
   app.post('/console/login', { schema: { hide: true } }, async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string>;
-    if (!sameSecret(form._csrf, cookiesOf(request)[LOGIN_COOKIE]) || !isSameOriginWithToken(deps, request, form._csrf ?? '', form._csrf)) {
+    if (
+      !sameSecret(form._csrf, cookiesOf(request)[LOGIN_COOKIE]) ||
+      !isSameOriginWithToken(deps, request, form._csrf ?? '', form._csrf)
+    ) {
       return send(reply, 403, loginPage(newToken(), 'The sign-in form expired: reload the page and sign in again.'));
     }
     const throttled = deps.authThrottle.check(request.ip);
     if (throttled) {
       reply.header('retry-after', String(throttled.retryAfterSeconds));
-      return send(reply, 429, loginPage(newToken(), `Too many failed sign-ins; retry after ${throttled.retryAfterSeconds} s.`));
+      return send(
+        reply,
+        429,
+        loginPage(newToken(), `Too many failed sign-ins; retry after ${throttled.retryAfterSeconds} s.`),
+      );
     }
     const result = await signIn(deps, (form.credential ?? '').trim());
     if (!result.ok) {
@@ -150,12 +160,20 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
         }
         if (session.kind !== route.who) {
           // An operator on a team's page goes to theirs; a team never sees an operator's page.
-          if (session.kind === 'operator' && route.method === 'GET') return reply.redirect('/console/operator/teams', 303);
+          if (session.kind === 'operator' && route.method === 'GET')
+            return reply.redirect('/console/operator/teams', 303);
           return send(reply, 403, page({ title: 'Not yours', session }, errorBox('This page is for operators only.')));
         }
         const form = route.method === 'POST' ? ((request.body ?? {}) as Record<string, string>) : {};
         if (route.method === 'POST' && !isSameOriginWithToken(deps, request, session.csrfToken, form._csrf)) {
-          return send(reply, 403, page({ title: 'Refused', session }, errorBox('The form expired or came from elsewhere: reload the page and try again.')));
+          return send(
+            reply,
+            403,
+            page(
+              { title: 'Refused', session },
+              errorBox('The form expired or came from elsewhere: reload the page and try again.'),
+            ),
+          );
         }
         const ctx: ConsoleContext = {
           app,
@@ -181,7 +199,11 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
           // The key was revoked since sign-in: the session is over.
           if (err.status === 401) return reply.redirect('/console/login', 303);
           const box = errorBox(err.message, err.body?.error.details);
-          return send(reply, err.status, ctx.htmx ? box : page({ title: err.status === 404 ? 'Not found' : 'Error', session }, box));
+          return send(
+            reply,
+            err.status,
+            ctx.htmx ? box : page({ title: err.status === 404 ? 'Not found' : 'Error', session }, box),
+          );
         }
       },
     });

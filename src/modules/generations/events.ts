@@ -8,8 +8,10 @@
 // all it missed), and nothing if it did not.
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
-import type { StatusRow } from '../../engine/sql.ts';
+import type { App } from '../../app-types.ts';
+import { type StatusRow, selectStatuses } from '../../engine/sql.ts';
 import { type StatusRecord, toStatusRecord } from '../../engine/status.ts';
 
 /** The channel the triggers notify. */
@@ -270,4 +272,47 @@ export class GenerationWatch {
       }
     }
   }
+}
+
+/**
+ * Answers `request` with the live status stream of a generation the caller may see (checked
+ * before). The stream is written to the connection itself, its end the connection's close: no
+ * chunk framing per event, which is most of what a fan-out to thousands of streams costs.
+ */
+export async function streamStatus(
+  watch: GenerationWatch,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  generationId: string,
+): Promise<void> {
+  reply.hijack();
+  const socket = reply.raw.socket;
+  if (!socket || socket.destroyed) return;
+  socket.write(
+    'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n' +
+      'cache-control: no-cache, no-transform\r\nx-accel-buffering: no\r\nconnection: close\r\n' +
+      `x-request-id: ${request.id}\r\n\r\n`,
+  );
+  const lastEventId = request.headers['last-event-id'];
+  try {
+    await watch.watch(generationId, socket, typeof lastEventId === 'string' ? lastEventId : undefined);
+  } catch (err) {
+    request.log.warn({ err }, 'live status: could not start watching');
+    socket.end();
+  }
+}
+
+/** The watch of an app's process: one listening connection for every stream; closed with the app. */
+export function createGenerationWatch(app: App): GenerationWatch {
+  const watch = new GenerationWatch({
+    pool: app.deps.pool,
+    readStatuses: (ids) => selectStatuses(app.deps.pool, ids),
+    log: app.log,
+    keepAliveMs: app.deps.config.eventsKeepAliveMs,
+  });
+  // Open streams would hold the server open: they end when it starts closing.
+  app.addHook('preClose', async () => {
+    await watch.close();
+  });
+  return watch;
 }

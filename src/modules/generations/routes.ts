@@ -3,13 +3,13 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
-import { type HistoryFilter, selectHistory, selectStatus, selectStatuses } from '../../engine/sql.ts';
+import { type HistoryFilter, selectHistory, selectStatus } from '../../engine/sql.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { PageQueryFields, pageLimitField, pageSchema, pageWindow, toPage } from '../../lib/pagination.ts';
 import { errorResponses, Timestamp } from '../../lib/schemas.ts';
 import { operations } from '../../operations.ts';
-import { GenerationWatch } from './events.ts';
+import { type GenerationWatch, streamStatus } from './events.ts';
 
 /** Entries per page of the history unless asked otherwise. */
 const HISTORY_PAGE_SIZE = 20;
@@ -32,7 +32,7 @@ const HistoryEntry = Type.Object(
   { $id: 'GenerationHistoryEntry', title: 'GenerationHistoryEntry' },
 );
 
-export default async function generationRoutes(app: App): Promise<void> {
+export default async function generationRoutes(app: App, { watch }: { watch: GenerationWatch }): Promise<void> {
   app.get(
     '/api/v1/generations',
     {
@@ -81,17 +81,6 @@ export default async function generationRoutes(app: App): Promise<void> {
     },
   );
 
-  const watch = new GenerationWatch({
-    pool: app.deps.pool,
-    readStatuses: (ids) => selectStatuses(app.deps.pool, ids),
-    log: app.log,
-    keepAliveMs: app.deps.config.eventsKeepAliveMs,
-  });
-  // Open streams would hold the server open: they end when it starts closing.
-  app.addHook('preClose', async () => {
-    await watch.close();
-  });
-
   app.get(
     '/api/v1/generations/:id/events',
     {
@@ -117,22 +106,7 @@ export default async function generationRoutes(app: App): Promise<void> {
       if (!(await selectStatus(app.deps.pool, request.params.id, teamId))) {
         throw notFound('Generation', request.params.id);
       }
-      // The stream is written to the connection itself, its end the connection's close: no chunk
-      // framing per event, which is most of what a fan-out to thousands of streams costs.
-      reply.hijack();
-      const socket = reply.raw.socket;
-      if (!socket || socket.destroyed) return;
-      socket.write(
-        'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n' +
-          'cache-control: no-cache, no-transform\r\nx-accel-buffering: no\r\nconnection: close\r\n' +
-          `x-request-id: ${request.id}\r\n\r\n`,
-      );
-      try {
-        await watch.watch(request.params.id, socket, request.headers['last-event-id']);
-      } catch (err) {
-        request.log.warn({ err }, 'live status: could not start watching');
-        socket.end();
-      }
+      await streamStatus(watch, request, reply, request.params.id);
     },
   );
 

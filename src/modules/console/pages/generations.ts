@@ -50,9 +50,10 @@ ${record.expires_at ? html`<p class="muted">Files kept until ${record.expires_at
 <table>
 <thead><tr><th scope="col">Item</th><th scope="col">Status</th><th scope="col">Progress</th><th scope="col">Queue</th></tr></thead>
 <tbody>${record.items.map(
-    (item) => html`<tr><td>${item.id}</td><td>${statusBadge(item.status.toLowerCase())}${
-      item.error ? html`<br><small class="error">${item.error}</small>` : ''
-    }</td><td><progress ${attrs({ value: item.progress, max: 1 })}></progress></td><td>${item.queue_position ?? ''}</td></tr>`,
+    (item) =>
+      html`<tr><td>${item.id}</td><td>${statusBadge(item.status.toLowerCase())}${
+        item.error ? html`<br><small class="error">${item.error}</small>` : ''
+      }</td><td><progress ${attrs({ value: item.progress, max: 1 })}></progress></td><td>${item.queue_position ?? ''}</td></tr>`,
   )}</tbody>
 </table>
 ${
@@ -65,7 +66,13 @@ ${record.result_urls.map((url, i) => fullView(url, `Result ${i + 1}`, texts.get(
 }
 
 async function readStatus(ctx: ConsoleContext): Promise<Status> {
-  return api<Status>(ctx.app, ctx.request, ctx.session, 'GET', `/api/v1/generations/${encode(ctx.params.id ?? '')}/status`);
+  return api<Status>(
+    ctx.app,
+    ctx.request,
+    ctx.session,
+    'GET',
+    `/api/v1/generations/${encode(ctx.params.id ?? '')}/status`,
+  );
 }
 
 export const generationRoutes: ConsoleRoute[] = [
@@ -76,7 +83,13 @@ export const generationRoutes: ConsoleRoute[] = [
     async handler(ctx) {
       const query: Record<string, string> = { limit: '20' };
       for (const name of FILTERS) if (ctx.query[name]) query[name] = ctx.query[name];
-      const answer = await callApi<History>(ctx.app, ctx.request, ctx.session, 'GET', `/api/v1/generations?${new URLSearchParams(query)}`);
+      const answer = await callApi<History>(
+        ctx.app,
+        ctx.request,
+        ctx.session,
+        'GET',
+        `/api/v1/generations?${new URLSearchParams(query)}`,
+      );
       const list =
         answer.status === 200
           ? html`${generationRows(answer.body.data)}${nextPageLink('/console/generations', ctx.query, answer.body.next_cursor)}`
@@ -101,7 +114,12 @@ ${list}`,
     async handler(ctx) {
       const record = await readStatus(ctx);
       return page(
-        { title: `Generation ${record.generation_id}`, session: ctx.session, current: '/console/generations', modelViewer: needsModelViewer(record) },
+        {
+          title: `Generation ${record.generation_id}`,
+          session: ctx.session,
+          current: '/console/generations',
+          modelViewer: needsModelViewer(record),
+        },
         html`${await statusFragment(ctx, record)}<p><a href="/console/generations">All generations</a></p>`,
       );
     },
@@ -119,7 +137,13 @@ ${list}`,
     path: '/console/generations/:id/cancel',
     who: 'team',
     async handler(ctx) {
-      const answer = await callApi<Status>(ctx.app, ctx.request, ctx.session, 'POST', `/api/v1/generations/${encode(ctx.params.id ?? '')}/cancel`);
+      const answer = await callApi<Status>(
+        ctx.app,
+        ctx.request,
+        ctx.session,
+        'POST',
+        `/api/v1/generations/${encode(ctx.params.id ?? '')}/cancel`,
+      );
       // A generation that finished first: show it as it ended.
       const record = answer.status === 200 ? answer.body : await readStatus(ctx);
       const fragment = await statusFragment(ctx, record);

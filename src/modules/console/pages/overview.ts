@@ -42,7 +42,8 @@ ${series.map((d, i) => {
 
 /** Rows of generations with their thumbnails, as the overview and the history show them. */
 export function generationRows(entries: History['data']): Html {
-  if (entries.length === 0) return html`<p class="muted">No generations yet: try the <a href="/console/playground">playground</a>.</p>`;
+  if (entries.length === 0)
+    return html`<p class="muted">No generations yet: try the <a href="/console/playground">playground</a>.</p>`;
   return html`<table>
 <thead><tr><th scope="col">Generation</th><th scope="col">Status</th><th scope="col">What</th><th scope="col">Prompt</th><th scope="col">Results</th><th scope="col">Credits</th></tr></thead>
 <tbody>
