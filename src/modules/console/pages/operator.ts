@@ -1,26 +1,486 @@
-// The operator's pages: the teams.
+// The operator's pages (signed in with the admin token), each over the admin API: the teams (create
+// one with starting credits), a team's page (grant or correct credits, its cap of items running at
+// once, its ledger, its API keys: issue one, shown once on the answer page, or revoke one), the
+// providers (configured, success rate, routes cooling down, a reachability check) and the vendor
+// attempts of a generation. A refused form is shown again with the API's words beside it.
 import type { ResponseOf } from '@genmedia/sdk';
-import { api } from '../api.ts';
-import { html } from '../html.ts';
-import { page } from '../layout.ts';
-import type { ConsoleRoute } from '../routes.ts';
+import { type ApiErrorBody, api, callApi } from '../api.ts';
+import { attrs, type Html, html } from '../html.ts';
+import { csrfField, errorBox, page } from '../layout.ts';
+import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+
+type Team = ResponseOf<'/admin/v1/teams/{team_id}', 'get'>;
+type Teams = ResponseOf<'/admin/v1/teams', 'get'>;
+type Ledger = ResponseOf<'/admin/v1/teams/{team_id}/ledger', 'get'>;
+type ApiKeys = ResponseOf<'/admin/v1/teams/{team_id}/api-keys', 'get'>;
+type CreatedKey = ResponseOf<'/admin/v1/teams/{team_id}/api-keys', 'post'>;
+type Providers = ResponseOf<'/admin/v1/providers', 'get'>;
+type Attempts = ResponseOf<'/admin/v1/generations/{generation_id}/attempts', 'get'>;
+
+const TEAMS_PAGE = 100;
+const LEDGER_PAGE = 20;
+
+const encode = (id: string) => encodeURIComponent(id);
+const teamPath = (id: string) => `/console/operator/teams/${encode(id)}`;
+
+/** A whole number as a number; anything else as it was typed, for the API to refuse in its words. */
+const wholeOrRaw = (value: string): number | string => (/^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value);
+
+/** A timestamp as people read it (UTC), machine-readable in its attribute. */
+const when = (iso: string | null | undefined): Html =>
+  iso ? html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>` : html``;
+
+type Outcome<T> = { ok: true; body: T } | { ok: false; status: number; box: Html };
+
+/** Calls the admin API; a refusal becomes an error box to show beside the form that caused it. */
+async function attempt<T>(
+  ctx: ConsoleContext,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<Outcome<T>> {
+  const answer = await callApi<T>(ctx.app, ctx.request, ctx.session, method, path, { body });
+  if (answer.status < 400) return { ok: true, body: answer.body };
+  const error = typeof answer.body === 'object' ? (answer.body as ApiErrorBody | undefined)?.error : undefined;
+  return {
+    ok: false,
+    status: answer.status,
+    box: errorBox(error?.message ?? `The admin API answered ${answer.status}`, error?.details),
+  };
+}
+
+// --- Teams ---
+
+function createTeamForm(ctx: ConsoleContext, values: Record<string, string> = {}): Html {
+  return html`<form method="post" action="/console/operator/teams">
+${csrfField(ctx.session)}
+<div class="grid">
+<div><label for="team-name">Name</label>
+<input id="team-name" name="name" required maxlength="100" autocomplete="off" ${attrs({ value: values.name })}></div>
+<div><label for="team-credits">Starting credits</label>
+<input id="team-credits" name="credits" type="number" min="0" step="1" ${attrs({ value: values.credits ?? '0' })}></div>
+</div>
+<button type="submit">Create the team</button>
+</form>`;
+}
+
+async function teamsPage(ctx: ConsoleContext, problem?: Html, values?: Record<string, string>): Promise<Html> {
+  const query = new URLSearchParams({ limit: String(TEAMS_PAGE) });
+  if (ctx.query.before) query.set('before', ctx.query.before);
+  const listed = await attempt<Teams>(ctx, 'GET', `/admin/v1/teams?${query}`);
+  const defaultCap = ctx.app.deps.config.items.teamMaxConcurrentItems;
+  const list = !listed.ok
+    ? listed.box
+    : listed.body.length === 0
+      ? html`<p class="muted">No teams yet: create the first below.</p>`
+      : html`<div class="overflow-auto"><table>
+<thead><tr><th scope="col">Team</th><th scope="col">Credits</th><th scope="col">Items at once</th><th scope="col">Running</th><th scope="col">Created</th></tr></thead>
+<tbody>${listed.body.map(
+          (t) => html`<tr>
+<td><a href="${teamPath(t.id)}">${t.name}</a><br><small class="muted">${t.id}</small></td>
+<td>${t.credits}</td>
+<td>${t.max_concurrent_items ?? html`<span class="muted">default (${defaultCap})</span>`}</td>
+<td>${t.running_items}</td>
+<td>${when(t.created_at)}</td>
+</tr>`,
+        )}</tbody>
+</table></div>
+${
+  listed.body.length === TEAMS_PAGE
+    ? html`<p><a role="button" class="secondary" href="/console/operator/teams?before=${encode(listed.body.at(-1)?.id ?? '')}">Older teams</a></p>`
+    : ''
+}`;
+  return page(
+    { title: 'Teams', session: ctx.session, current: '/console/operator/teams' },
+    html`${list}
+<section aria-labelledby="new-team">
+<h2 id="new-team">New team</h2>
+${problem ?? ''}
+${createTeamForm(ctx, values)}
+</section>`,
+  );
+}
+
+/** What a team's page shows beside its forms after one of them was sent. */
+interface TeamNotes {
+  credits?: Html;
+  cap?: Html;
+  keys?: Html;
+  /** The key just issued: shown on this answer only. */
+  created?: CreatedKey;
+  /** The fields of the refused form, to fill it again. */
+  values?: Record<string, string>;
+}
+
+function newKeyBox(key: CreatedKey): Html {
+  return html`<article class="new-key" id="new-key" role="status" aria-labelledby="new-key-title">
+<h2 id="new-key-title">New API key${key.name ? html` “${key.name}”` : ''}: copy it now</h2>
+<p>This is the only time the key is shown: only its hash is kept, and no page shows it again.</p>
+<label for="new-key-value">The API key</label>
+<input id="new-key-value" class="secret" type="text" readonly autocomplete="off" spellcheck="false" ${attrs({ value: key.key })}>
+</article>`;
+}
+
+function ledgerTable(teamId: string, entries: Ledger, before: string | undefined): Html {
+  if (entries.length === 0)
+    return html`<p class="muted">${before ? 'No older entries.' : 'No ledger entries yet.'}</p>`;
+  return html`<div class="overflow-auto"><table id="ledger">
+<thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Amount</th><th scope="col">Balance after</th><th scope="col">Reason</th><th scope="col">Generation</th></tr></thead>
+<tbody>${entries.map(
+    (e) => html`<tr>
+<td>${when(e.created_at)}</td>
+<td>${e.kind}</td>
+<td class="${e.amount < 0 ? 'error' : 'ok'}">${e.amount > 0 ? `+${e.amount}` : e.amount}</td>
+<td>${e.balance_after}</td>
+<td>${e.reason}</td>
+<td>${e.generation_id ? html`<a href="/console/operator/attempts?generation_id=${encode(e.generation_id)}">${e.generation_id}</a>` : ''}</td>
+</tr>`,
+  )}</tbody>
+</table></div>
+${
+  entries.length === LEDGER_PAGE
+    ? html`<p><a role="button" class="secondary" href="${teamPath(teamId)}?ledger_before=${encode(entries.at(-1)?.id ?? '')}#ledger-title">Older entries</a></p>`
+    : ''
+}`;
+}
+
+function keysTable(ctx: ConsoleContext, teamId: string, keys: ApiKeys): Html {
+  if (keys.length === 0) return html`<p class="muted">No API keys yet.</p>`;
+  return html`<div class="overflow-auto"><table id="api-keys">
+<thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
+<tbody>${keys.map(
+    (k) => html`<tr>
+<td>${k.name ?? html`<span class="muted">unnamed</span>`}</td>
+<td><code>${k.prefix}…</code></td>
+<td>${when(k.created_at)}</td>
+<td>${
+      k.revoked_at
+        ? html`<span class="muted">revoked ${when(k.revoked_at)}</span>`
+        : html`<form method="post" class="inline" action="${teamPath(teamId)}/api-keys/${encode(k.id)}/revoke">${csrfField(ctx.session)}<button type="submit" class="secondary" ${attrs({ 'aria-label': `Revoke the key ${k.name ?? k.prefix}` })}>Revoke</button></form>`
+    }</td>
+</tr>`,
+  )}</tbody>
+</table></div>`;
+}
+
+async function teamPage(ctx: ConsoleContext, notes: TeamNotes = {}): Promise<Html> {
+  const id = ctx.params.id ?? '';
+  const before = ctx.query.ledger_before || undefined;
+  const ledgerQuery = new URLSearchParams({ limit: String(LEDGER_PAGE) });
+  if (before) ledgerQuery.set('before', before);
+  const base = `/admin/v1/teams/${encode(id)}`;
+  // An unknown team answers 404 here, and the console shows its not-found page.
+  const [team, ledger, keys] = await Promise.all([
+    api<Team>(ctx.app, ctx.request, ctx.session, 'GET', base),
+    api<Ledger>(ctx.app, ctx.request, ctx.session, 'GET', `${base}/ledger?${ledgerQuery}`),
+    api<ApiKeys>(ctx.app, ctx.request, ctx.session, 'GET', `${base}/api-keys`),
+  ]);
+  const values = notes.values ?? {};
+  const defaultCap = ctx.app.deps.config.items.teamMaxConcurrentItems;
+  const path = teamPath(team.id);
+  return page(
+    { title: `Team ${team.name}`, session: ctx.session, current: '/console/operator/teams' },
+    html`<p><a href="/console/operator/teams">← All teams</a></p>
+${notes.created ? newKeyBox(notes.created) : ''}
+<p class="balance" id="balance">${team.credits} credits</p>
+<dl class="facts">
+<dt>Id</dt><dd><code>${team.id}</code></dd>
+<dt>Items at once</dt><dd id="cap">${team.max_concurrent_items ?? `default (${defaultCap})`}</dd>
+<dt>Running now</dt><dd>${team.running_items}</dd>
+<dt>Created</dt><dd>${when(team.created_at)}</dd>
+</dl>
+
+<section aria-labelledby="credits-title">
+<h2 id="credits-title">Grant or correct credits</h2>
+${notes.credits ?? ''}
+<form method="post" action="${path}/credits">
+${csrfField(ctx.session)}
+<div class="grid">
+<div><label for="credit-amount">Amount</label>
+<input id="credit-amount" name="amount" type="number" step="1" required aria-describedby="credit-amount-help" ${attrs({ value: values.amount })}>
+<small id="credit-amount-help">Positive grants credits; negative corrects the balance (never below zero).</small></div>
+<div><label for="credit-reason">Reason</label>
+<input id="credit-reason" name="reason" required maxlength="500" ${attrs({ value: values.reason })}></div>
+</div>
+<button type="submit">Record the change</button>
+</form>
+</section>
+
+<section aria-labelledby="cap-title">
+<h2 id="cap-title">Items it runs at once</h2>
+${notes.cap ?? ''}
+<form method="post" action="${path}/cap">
+${csrfField(ctx.session)}
+<label for="cap-value">Cap (empty: the service default, ${defaultCap})</label>
+<input id="cap-value" name="max_concurrent_items" type="number" min="1" step="1" ${attrs({
+      value:
+        values.max_concurrent_items ?? (team.max_concurrent_items === null ? '' : String(team.max_concurrent_items)),
+    })}>
+<button type="submit">Save the cap</button>
+</form>
+<p class="muted">More items than the cap wait in the queue and start in order as room frees.</p>
+</section>
+
+<section aria-labelledby="keys-title">
+<h2 id="keys-title">API keys</h2>
+${notes.keys ?? ''}
+${keysTable(ctx, team.id, keys)}
+<form method="post" action="${path}/api-keys">
+${csrfField(ctx.session)}
+<label for="key-name">Name of a new key (optional)</label>
+<input id="key-name" name="name" maxlength="100" autocomplete="off" ${attrs({ value: values.name })}>
+<button type="submit">Issue a key</button>
+</form>
+</section>
+
+<section aria-labelledby="ledger-title">
+<h2 id="ledger-title">Ledger${before ? ' (older entries)' : ''}</h2>
+${ledgerTable(team.id, ledger, before)}
+</section>`,
+  );
+}
+
+/** Shows the team's page again with a refusal beside the form that caused it. */
+async function refused(ctx: ConsoleContext, status: number, notes: TeamNotes): Promise<Html> {
+  const body = await teamPage(ctx, { ...notes, values: ctx.form });
+  ctx.reply.code(status);
+  return body;
+}
+
+// --- Providers ---
+
+function checkCell(provider: Providers[number], checked: boolean): Html {
+  if (!checked) return html`<span class="muted">not checked</span>`;
+  if (!provider.check)
+    return html`<span class="muted">${provider.configured ? 'built in: nothing to ask' : 'not configured'}</span>`;
+  const { reachable, detail } = provider.check;
+  const verdict =
+    reachable === true
+      ? html`<strong class="ok">reachable</strong>`
+      : reachable === false
+        ? html`<strong class="error">not reachable</strong>`
+        : html`<strong>unknown</strong>`;
+  return html`${verdict}<br><small>${detail}</small>`;
+}
+
+function providersFragment(providers: Providers, checked: boolean): Html {
+  const cooling = providers.flatMap((p) =>
+    p.routes.filter((r) => r.cooling_until !== null).map((r) => ({ provider: p.id, ...r })),
+  );
+  return html`<div id="providers">
+<div class="overflow-auto"><table>
+<thead><tr><th scope="col">Provider</th><th scope="col">Configured</th><th scope="col">Success rate (24 h)</th><th scope="col">Routes</th><th scope="col">Cooling down</th><th scope="col">Check</th></tr></thead>
+<tbody>${providers.map(
+    (p) => html`<tr>
+<td><strong>${p.id}</strong></td>
+<td>${p.configured ? html`<span class="ok">yes</span>` : html`<span class="muted">no key</span>`}</td>
+<td>${p.success_rate === null ? html`<span class="muted">no attempts</span>` : `${(p.success_rate * 100).toFixed(1)} %`}</td>
+<td>${p.routes.length}</td>
+<td>${p.routes.filter((r) => r.cooling_until !== null).length}</td>
+<td>${checkCell(p, checked)}</td>
+</tr>`,
+  )}</tbody>
+</table></div>
+<h2>Routes cooling down</h2>
+${
+  cooling.length === 0
+    ? html`<p class="muted">No route is cooling down.</p>`
+    : html`<div class="overflow-auto"><table>
+<thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Endpoint</th><th scope="col">Until</th></tr></thead>
+<tbody>${cooling.map(
+        (r) =>
+          html`<tr><td>${r.provider}</td><td>${r.kind} · ${r.model}</td><td><code>${r.endpoint}</code></td><td>${when(r.cooling_until)}</td></tr>`,
+      )}</tbody>
+</table></div>`
+}
+<h2>Routes by provider</h2>
+${providers.map(
+  (p) => html`<details>
+<summary>${p.id}: ${p.routes.length} ${p.routes.length === 1 ? 'route' : 'routes'}</summary>
+${
+  p.routes.length === 0
+    ? html`<p class="muted">No model routes to this provider.</p>`
+    : html`<div class="overflow-auto"><table>
+<thead><tr><th scope="col">Kind</th><th scope="col">Model</th><th scope="col">Endpoint</th><th scope="col">Place</th><th scope="col">Cooling until</th></tr></thead>
+<tbody>${p.routes.map(
+        (r) =>
+          html`<tr><td>${r.kind}</td><td>${r.model}</td><td><code>${r.endpoint}</code></td><td>${r.position + 1}</td><td>${when(r.cooling_until)}</td></tr>`,
+      )}</tbody>
+</table></div>`
+}
+</details>`,
+)}
+</div>`;
+}
+
+// --- Attempts ---
+
+function attemptsTable(attempts: Attempts): Html {
+  if (attempts.length === 0)
+    return html`<p class="muted" id="attempts">This generation has no vendor attempts: the built-in simulator served it (its work is not sent to a vendor), or its items have not started yet.</p>`;
+  return html`<div class="overflow-auto"><table id="attempts">
+<thead><tr><th scope="col">Item</th><th scope="col">Provider</th><th scope="col">Endpoint</th><th scope="col">Vendor request id</th><th scope="col">Started</th><th scope="col">Finished</th><th scope="col">Outcome</th><th scope="col">Error</th><th scope="col">Cost</th></tr></thead>
+<tbody>${attempts.map(
+    (a) => html`<tr>
+<td><small>${a.item_id}</small></td>
+<td>${a.provider}</td>
+<td><code>${a.endpoint}</code></td>
+<td>${a.vendor_request_id ? html`<code>${a.vendor_request_id}</code>` : html`<span class="muted">none</span>`}</td>
+<td>${when(a.started_at)}</td>
+<td>${a.finished_at ? when(a.finished_at) : html`<span class="muted">running</span>`}</td>
+<td>${a.outcome === null ? html`<span class="muted">running</span>` : html`<span class="badge ${a.outcome === 'completed' ? 'completed' : 'failed'}">${a.outcome}</span>`}</td>
+<td>${a.error ? html`${a.error_kind ? html`<code>${a.error_kind}</code>: ` : ''}<span class="error">${a.error}</span>` : ''}</td>
+<td>${a.cost ?? html`<span class="muted">not said</span>`}</td>
+</tr>`,
+  )}</tbody>
+</table></div>`;
+}
 
 export const operatorRoutes: ConsoleRoute[] = [
   {
     method: 'GET',
     path: '/console/operator/teams',
     who: 'operator',
+    handler: (ctx) => teamsPage(ctx),
+  },
+  {
+    method: 'POST',
+    path: '/console/operator/teams',
+    who: 'operator',
     async handler(ctx) {
-      const teams = await api<ResponseOf<'/admin/v1/teams', 'get'>>(
+      const credits = (ctx.form.credits ?? '').trim();
+      const created = await attempt<Team>(ctx, 'POST', '/admin/v1/teams', {
+        name: (ctx.form.name ?? '').trim(),
+        ...(credits === '' ? {} : { credits: wholeOrRaw(credits) }),
+      });
+      if (created.ok) return { redirect: teamPath(created.body.id) };
+      const body = await teamsPage(ctx, created.box, ctx.form);
+      ctx.reply.code(created.status);
+      return body;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/console/operator/teams/:id',
+    who: 'operator',
+    handler: (ctx) => teamPage(ctx),
+  },
+  {
+    method: 'POST',
+    path: '/console/operator/teams/:id/credits',
+    who: 'operator',
+    async handler(ctx) {
+      const changed = await attempt(ctx, 'POST', `/admin/v1/teams/${encode(ctx.params.id ?? '')}/credits`, {
+        amount: wholeOrRaw(ctx.form.amount ?? ''),
+        reason: (ctx.form.reason ?? '').trim(),
+      });
+      if (changed.ok) return { redirect: `${teamPath(ctx.params.id ?? '')}#ledger-title` };
+      return refused(ctx, changed.status, { credits: changed.box });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/console/operator/teams/:id/cap',
+    who: 'operator',
+    async handler(ctx) {
+      const cap = (ctx.form.max_concurrent_items ?? '').trim();
+      const changed = await attempt(ctx, 'PATCH', `/admin/v1/teams/${encode(ctx.params.id ?? '')}`, {
+        max_concurrent_items: cap === '' ? null : wholeOrRaw(cap),
+      });
+      if (changed.ok) return { redirect: `${teamPath(ctx.params.id ?? '')}#cap-title` };
+      return refused(ctx, changed.status, { cap: changed.box });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/console/operator/teams/:id/api-keys',
+    who: 'operator',
+    async handler(ctx) {
+      const name = (ctx.form.name ?? '').trim();
+      const created = await attempt<CreatedKey>(
+        ctx,
+        'POST',
+        `/admin/v1/teams/${encode(ctx.params.id ?? '')}/api-keys`,
+        name === '' ? {} : { name },
+      );
+      if (!created.ok) return refused(ctx, created.status, { keys: created.box });
+      // Answered here, not redirected: this answer is the only place the key is ever shown.
+      ctx.reply.code(201);
+      return teamPage(ctx, { created: created.body });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/console/operator/teams/:id/api-keys/:keyId/revoke',
+    who: 'operator',
+    async handler(ctx) {
+      const teamId = ctx.params.id ?? '';
+      const keyId = ctx.params.keyId ?? '';
+      // Only a key of the team whose page this is: a stale or edited form revokes nothing else.
+      const keys = await api<ApiKeys>(
         ctx.app,
         ctx.request,
         ctx.session,
         'GET',
-        '/admin/v1/teams',
+        `/admin/v1/teams/${encode(teamId)}/api-keys`,
       );
+      if (!keys.some((k) => k.id === keyId))
+        return refused(ctx, 404, { keys: errorBox(`This team has no API key ${keyId}.`) });
+      const revoked = await attempt(ctx, 'DELETE', `/admin/v1/api-keys/${encode(keyId)}`);
+      if (revoked.ok) return { redirect: `${teamPath(teamId)}#keys-title` };
+      return refused(ctx, revoked.status, { keys: revoked.box });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/console/operator/providers',
+    who: 'operator',
+    async handler(ctx) {
+      const checked = ctx.query.check === 'true';
+      const providers = await api<Providers>(
+        ctx.app,
+        ctx.request,
+        ctx.session,
+        'GET',
+        checked ? '/admin/v1/providers?check=true' : '/admin/v1/providers',
+      );
+      const fragment = providersFragment(providers, checked);
+      if (ctx.htmx) return fragment;
       return page(
-        { title: 'Teams', session: ctx.session, current: '/console/operator/teams' },
-        html`<ul>${(Array.isArray(teams) ? teams : []).map((t) => html`<li>${t.name} · ${t.credits} credits · <small>${t.id}</small></li>`)}</ul>`,
+        { title: 'Providers', session: ctx.session, current: '/console/operator/providers' },
+        html`<form method="get" action="/console/operator/providers" hx-get="/console/operator/providers" hx-target="#providers" hx-swap="outerHTML" hx-indicator="#checking">
+<input type="hidden" name="check" value="true">
+<button type="submit">Check the configured providers</button>
+<span id="checking" class="htmx-indicator muted" aria-live="polite">Checking…</span>
+</form>
+<p class="muted">A check makes one harmless authenticated call to each configured provider (never paid work). The success rate counts the attempts that finished in the last 24 hours.</p>
+${fragment}`,
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/console/operator/attempts',
+    who: 'operator',
+    async handler(ctx) {
+      const id = (ctx.query.generation_id ?? '').trim();
+      let answer: Html = html``;
+      if (id !== '') {
+        const listed = await attempt<Attempts>(ctx, 'GET', `/admin/v1/generations/${encode(id)}/attempts`);
+        if (listed.ok) answer = html`<h2>Attempts of <code>${id}</code></h2>${attemptsTable(listed.body)}`;
+        else {
+          ctx.reply.code(listed.status);
+          answer = listed.box;
+        }
+      }
+      return page(
+        { title: 'Attempts', session: ctx.session, current: '/console/operator/attempts' },
+        html`<form method="get" action="/console/operator/attempts">
+<label for="generation-id">Generation id</label>
+<input id="generation-id" name="generation_id" required maxlength="64" autocomplete="off" ${attrs({ value: id || undefined })}>
+<button type="submit">Show its attempts</button>
+</form>
+${answer}`,
       );
     },
   },
