@@ -26,7 +26,7 @@ function select(name: string, label: string, options: string[], chosen: string |
 const encode = (id: string) => encodeURIComponent(id);
 
 /** The part of a generation's page that changes while it runs. */
-async function statusFragment(ctx: ConsoleContext, record: Status): Promise<Html> {
+export async function statusFragment(ctx: ConsoleContext, record: Status): Promise<Html> {
   const running = record.status === 'queued' || record.status === 'processing';
   const id = record.generation_id;
   // Text results are shown inline: read them through our own media route.
