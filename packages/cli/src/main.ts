@@ -372,10 +372,11 @@ program
   .command('login')
   .description('Store the base URL and API key for the next commands (in your config folder, 0600)')
   .option('--key <api_key>', 'the API key (asked for when not given)')
-  .option('--url <base_url>', `the service (default ${DEFAULT_BASE_URL})`)
+  .option('--url <base_url>', `the service (default: GENMEDIA_BASE_URL, then the stored one, then ${DEFAULT_BASE_URL})`)
   .action(async (opts: { key?: string; url?: string }) => {
     const stored = await readConfig();
-    const baseUrl = opts.url ?? globals().baseUrl ?? stored.base_url ?? DEFAULT_BASE_URL;
+    // GENMEDIA_BASE_URL overrides the stored URL here as in every command (resolveCredentials).
+    const baseUrl = opts.url ?? globals().baseUrl ?? (await resolveCredentials()).baseUrl;
     const apiKey = opts.key ?? globals().apiKey ?? (await ask('API key: '));
     if (!apiKey) throw new UsageError('No API key given');
     // Checked before it is stored: a wrong key is an auth error, not a saved mistake.
