@@ -23,6 +23,22 @@ const FILES: Record<string, { path: string | URL; type: string }> = {
 /** The URL of a console asset. */
 export const asset = (name: keyof typeof FILES & string) => `/console/assets/${name}`;
 
+/**
+ * The CSP hashes ('sha256-…') of the stylesheets <model-viewer> writes into its shadow root as
+ * <style> elements: a page with the viewer allows exactly these, never any other inline style.
+ * Read from the vendored file, so an upgrade of the package brings its own.
+ */
+export const MODEL_VIEWER_STYLE_HASHES: readonly string[] = (() => {
+  const text = readFileSync(FILES['model-viewer.min.js']?.path ?? '', 'utf8');
+  const hashes = new Set<string>();
+  for (const [, css] of text.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+    // A stylesheet built from interpolated values has no fixed hash: there is none in 4.x.
+    if (css === undefined || css.includes('${')) continue;
+    hashes.add(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+  }
+  return [...hashes];
+})();
+
 /** Serves the console's assets under /console/assets/. */
 export function installAssets(app: App): void {
   const loaded = new Map(

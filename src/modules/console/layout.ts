@@ -39,6 +39,11 @@ export interface PageOptions {
   modelViewer?: boolean;
 }
 
+const MODEL_VIEWER_SCRIPT = html`<script type="module" src="${asset('model-viewer.min.js')}"></script>`;
+
+/** Whether a page loads <model-viewer> (its CSP then lets the viewer run). */
+export const loadsModelViewer = (body: Html) => body.text.includes(MODEL_VIEWER_SCRIPT.text);
+
 /** A whole console page around `body`. */
 export function page(options: PageOptions, body: Renderable): Html {
   const { session } = options;
@@ -53,11 +58,12 @@ export function page(options: PageOptions, body: Renderable): Html {
 <meta name="color-scheme" content="light dark">
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}'>
 <title>${options.title} · Generative Media Console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset('pico.min.css')}">
 <link rel="stylesheet" href="${asset('console.css')}">
 <script src="${asset('htmx.min.js')}" defer></script>
 <script src="${asset('console.js')}" defer></script>
-${options.modelViewer ? html`<script type="module" src="${asset('model-viewer.min.js')}"></script>` : ''}
+${options.modelViewer ? MODEL_VIEWER_SCRIPT : ''}
 </head>
 <body ${attrs({ 'hx-headers': htmxHeaders })}>
 <a class="skip-link" href="#main">Skip to content</a>

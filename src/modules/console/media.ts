@@ -73,6 +73,9 @@ export function fullView(url: string, label: string, text?: string): Html {
   }
 }
 
-/** Whether any result of a record needs the 3D viewer. */
-export const needsModelViewer = (record: Pick<Schemas['GenerationStatus'], 'result_urls'>) =>
-  record.result_urls.some((url) => mediaKindOf(url) === 'model');
+/**
+ * Whether a record's page needs the 3D viewer: a result is a model, or an item will make one (a page
+ * opened while the generation runs gets the viewer its live status swaps in at the end).
+ */
+export const needsModelViewer = (record: Pick<Schemas['GenerationStatus'], 'result_urls' | 'items'>) =>
+  record.items.some((item) => item.type === 'model') || record.result_urls.some((url) => mediaKindOf(url) === 'model');

@@ -7,9 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app-types.ts';
 import type { GenerationWatch } from '../generations/events.ts';
 import { ApiCallError } from './api.ts';
-import { installAssets } from './assets.ts';
+import { installAssets, MODEL_VIEWER_STYLE_HASHES } from './assets.ts';
 import { type Html, html } from './html.ts';
-import { errorBox, page } from './layout.ts';
+import { errorBox, loadsModelViewer, page } from './layout.ts';
 import { CONSOLE_ROUTES } from './pages/index.ts';
 import {
   type ConsoleSession,
@@ -59,19 +59,34 @@ export interface ConsoleRoute {
 
 // Scripts and styles from this origin only, no inline script or style; media from this origin
 // (and blob: for <model-viewer>'s textures); no framing; forms post here only.
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' blob:",
-  "connect-src 'self' blob: data:",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+const DIRECTIVES: Record<string, string> = {
+  'default-src': "'self'",
+  'script-src': "'self'",
+  'style-src': "'self'",
+  'img-src': "'self' data: blob:",
+  'media-src': "'self' blob:",
+  'connect-src': "'self' blob: data:",
+  'worker-src': "'self' blob:",
+  'object-src': "'none'",
+  'base-uri': "'none'",
+  'frame-ancestors': "'none'",
+  'form-action': "'self'",
+};
+const policy = (directives: Record<string, string>) =>
+  Object.entries(directives)
+    .map(([name, value]) => `${name} ${value}`)
+    .join('; ');
+const CSP = policy(DIRECTIVES);
+// A page with the 3D viewer also lets <model-viewer> compile its WebAssembly mesh decoder
+// ('wasm-unsafe-eval' allows WebAssembly only, never a script's eval) and apply the stylesheet of
+// its shadow root, by that stylesheet's hash.
+const VIEWER_CSP = policy({
+  ...DIRECTIVES,
+  'script-src': "'self' 'wasm-unsafe-eval'",
+  'style-src': ["'self'", ...MODEL_VIEWER_STYLE_HASHES].join(' '),
+});
+/** The requests answered with a page that loads <model-viewer>. */
+const viewerPages = new WeakSet<FastifyRequest>();
 
 const isRedirect = (value: Html | Redirect): value is Redirect => 'redirect' in value;
 
@@ -88,9 +103,10 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
   );
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/console')) {
+      const csp = viewerPages.has(request) ? VIEWER_CSP : CSP;
       reply.header(
         'content-security-policy',
-        deps.config.publicBaseUrl.startsWith('https:') ? `${CSP}; upgrade-insecure-requests` : CSP,
+        deps.config.publicBaseUrl.startsWith('https:') ? `${csp}; upgrade-insecure-requests` : csp,
       );
       reply.header('x-content-type-options', 'nosniff');
       reply.header('referrer-policy', 'same-origin');
@@ -193,6 +209,7 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
             return reply.redirect(answer.redirect, 303);
           }
           if (reply.sent) return reply;
+          if (loadsModelViewer(answer)) viewerPages.add(request);
           return send(reply, reply.statusCode, answer);
         } catch (err) {
           if (!(err instanceof ApiCallError)) throw err;

@@ -624,6 +624,8 @@ ${fields.map((f) => renderField(f, data, target))}
     'hx-target': '#quote',
     'hx-swap': 'innerHTML',
     'hx-indicator': '#quote-busy',
+    // Not the form's `find .submit-button`: that finds nothing inside this button.
+    'hx-disabled-elt': 'this',
   })}>Quote</button>
 <button type="submit" class="submit-button">Generate</button>
 </div>
