@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser-helpers.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/checkout.png';
 
 const balanceOf = async (server: TestServer, team: TeamFixture) =>
@@ -36,28 +35,10 @@ describe('the built-in checkout in a browser', () => {
   let browser: Browser;
 
   before(async () => {
-    // No skipping: without the browser this test fails and says how to get it.
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is missing at ${CHROMIUM}: install Debian's package with ` +
-        '`apt-get update && apt-get install -y --no-install-recommends chromium` (.ci/run does this)',
-    );
     server = await startTestServer();
     team = await createTeam(server, 0, 'Browser Team');
     shop = await startShop();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -6,18 +6,17 @@
 // with; what a team may not reach; and the playground by keyboard alone.
 // CONSOLE_SCREENSHOTS=<dir> also saves the screenshots of docs/console/ there (1280×800 PNGs).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { launchChromium } from './browser-helpers.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const VIEWPORT = { width: 1280, height: 800 };
 
@@ -178,12 +177,6 @@ describe('the console in Chromium', () => {
   }
 
   before(async () => {
-    // No skipping: without the browser this test fails and says how to get it.
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is missing at ${CHROMIUM}: install Debian's package with ` +
-        '`apt-get update && apt-get install -y --no-install-recommends chromium` (.ci/run does this)',
-    );
     // Long enough for a page to see a generation running, short enough for a quick file.
     server = await startTestServer({ env: { SIMULATOR_DELAY_MS: '500' } });
     receiver = await startReceiver();
@@ -224,19 +217,7 @@ describe('the console in Chromium', () => {
     assert.equal(voice.status, 200, voice.text);
     assert.equal(workspace.status, 201, workspace.text);
     Object.assign(generations, { image, model, video, music, otherTeams });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     teamContext = await browser.newContext({ viewport: VIEWPORT });
     operatorContext = await browser.newContext({ viewport: VIEWPORT });
     for (const context of [teamContext, operatorContext]) context.setDefaultTimeout(10_000);

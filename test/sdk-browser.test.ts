@@ -3,17 +3,16 @@
 // the same origin as the API (the service has no CORS), as a site behind one reverse proxy would be.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
+import { launchChromium } from './browser-helpers.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SDK_ENTRY = fileURLToPath(new URL('../packages/sdk/dist/index.js', import.meta.url));
 const NODE_ONLY = './node-download.js';
 const PAGE = '<!doctype html><meta charset="utf-8"><title>SDK in a browser</title><h1>SDK in a browser</h1>';
@@ -183,31 +182,13 @@ describe('the SDK in a browser', () => {
   const pageErrors: string[] = [];
 
   before(async () => {
-    // No skipping: without the browser this test fails and says how to get it.
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is missing at ${CHROMIUM}: install Debian's package with ` +
-        '`apt-get update && apt-get install -y --no-install-recommends chromium` (.ci/run does this)',
-    );
     bundle = await bundleSdk();
     site = await startSite(bundle.code);
     // Result URLs are made from PUBLIC_BASE_URL: the site's, as behind a reverse proxy.
     server = await startTestServer({ env: { SIMULATOR_DELAY_MS: '300', PUBLIC_BASE_URL: site.url } });
     site.target = server.url;
     team = await createTeam(server, 1000, 'Browser SDK Team');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(site.url);
