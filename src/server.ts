@@ -123,6 +123,7 @@ function printCredentials(config: Config, setup: LocalSetup): void {
   if (setup.created) {
     lines.push(
       `  Try: curl -H "Authorization: Bearer ${setup.created.apiKey}" http://localhost:${config.port}/api/v1/billing/credits`,
+      `  or sign in to the console with the key at http://localhost:${config.port}/console`,
     );
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
