@@ -4,11 +4,12 @@
 // more; the playground quoting and showing an image in place; a failed generation's error and
 // refund; a top-up through the built-in checkout; an operator issuing a key a team then signs in
 // with; what a team may not reach; and the playground by keyboard alone.
-// CONSOLE_SCREENSHOTS=<dir> also saves the screenshots of docs/console/ there (1280×800 PNGs).
+// CONSOLE_SCREENSHOTS=<dir> keeps the screenshots the last test takes there (docs/console: 1280×800 PNGs).
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -497,8 +498,9 @@ describe('the console in Chromium', () => {
     await asTeam.close();
   });
 
-  test('screenshots of the main pages', { skip: SCREENSHOTS === undefined }, async () => {
-    const dir = SCREENSHOTS as string;
+  test('the main pages render whole at 1280×800 (the screenshots of docs/console)', async () => {
+    // Into CONSOLE_SCREENSHOTS when asked (docs/console), into a folder of the test's otherwise.
+    const dir = SCREENSHOTS ?? (await mkdtemp(join(tmpdir(), 'console-shots-')));
     await mkdir(dir, { recursive: true });
     const shoot = async (
       context: BrowserContext,
@@ -511,9 +513,12 @@ describe('the console in Chromium', () => {
       await prepare?.(page);
       // A palette PNG: a fraction of the size, and the console's flat colours survive it.
       const png = await page.screenshot({ type: 'png' });
-      await sharp(png)
+      const saved = await sharp(png)
         .png({ palette: true, quality: 90, effort: 10 })
         .toFile(join(dir, `${name}.png`));
+      assert.deepEqual([saved.width, saved.height], [VIEWPORT.width, VIEWPORT.height], name);
+      // A page that rendered is more than a blank screen: its palette PNG has content.
+      assert.ok(saved.size > 5_000, `${name}: ${saved.size} bytes`);
       await page.close();
     };
     await shoot(teamContext, '/console', 'overview');
@@ -530,6 +535,7 @@ describe('the console in Chromium', () => {
     await shoot(operator, '/console/operator/teams', 'operator-teams');
     await shoot(operator, '/console/operator/providers', 'operator-providers');
     await operator.close();
+    if (SCREENSHOTS === undefined) await rm(dir, { recursive: true, force: true });
   });
 
   test('Sign out returns to the sign-in page and the old cookie no longer opens anything', async () => {
