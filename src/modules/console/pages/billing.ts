@@ -20,7 +20,6 @@ const LEDGER_PAGE_SIZE = 25;
 /** The API's largest page: the CSV download reads the ledger in pages of this many entries. */
 const CSV_PAGE_SIZE = 100;
 
-const encode = (id: string) => encodeURIComponent(id);
 const apiMessage = (body: unknown, fallback: string) => (body as ApiErrorBody | undefined)?.error?.message ?? fallback;
 
 /** Where the browser reached the console (checked against ours by the CSRF guard), for return URLs. */
@@ -67,7 +66,7 @@ function ledgerTable(ledger: LedgerPage): Html {
 <td>${e.kind}</td>
 <td class="${e.amount < 0 ? 'error' : 'ok'}">${e.amount > 0 ? `+${e.amount}` : e.amount}</td>
 <td>${e.balance_after}</td>
-<td>${e.reason}${e.generation_id ? html`<br><a href="/console/generations/${encode(e.generation_id)}">${e.generation_id}</a>` : ''}</td>
+<td>${e.reason}${e.generation_id ? html`<br><a href="/console/generations/${encodeURIComponent(e.generation_id)}">${e.generation_id}</a>` : ''}</td>
 </tr>`,
   )}</tbody>
 </table>`;
@@ -223,7 +222,7 @@ ${usageSection(ctx, usage.status === 200 ? usage.body : undefined, apiMessage(us
       // Our own checkout page is a redirect away. A vendor's is reached from a page of ours by a
       // link: browsers hold a form's redirects to the CSP's form-action ('self').
       if (new URL(checkoutUrl).origin === originOf(ctx)) return { redirect: checkoutUrl };
-      return { redirect: `/console/billing/checkouts/${encode(checkout_id)}` };
+      return { redirect: `/console/billing/checkouts/${encodeURIComponent(checkout_id)}` };
     },
   },
   {
@@ -236,7 +235,7 @@ ${usageSection(ctx, usage.status === 200 ? usage.body : undefined, apiMessage(us
         ctx.request,
         ctx.session,
         'GET',
-        `/api/v1/billing/checkouts/${encode(ctx.params.id ?? '')}`,
+        `/api/v1/billing/checkouts/${encodeURIComponent(ctx.params.id ?? '')}`,
       );
       return page(
         { title: 'Checkout', session: ctx.session, current: '/console/billing' },

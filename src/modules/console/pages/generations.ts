@@ -23,8 +23,6 @@ function select(name: string, label: string, options: string[], chosen: string |
   )}</select></label>`;
 }
 
-const encode = (id: string) => encodeURIComponent(id);
-
 /** The part of a generation's page that changes while it runs. */
 export async function statusFragment(ctx: ConsoleContext, record: Status): Promise<Html> {
   const running = record.status === 'queued' || record.status === 'processing';
@@ -37,10 +35,10 @@ export async function statusFragment(ctx: ConsoleContext, record: Status): Promi
     if (answer.statusCode === 200) texts.set(url, answer.body.slice(0, 20_000));
   }
   return html`<div id="generation-status" ${attrs({
-    'hx-get': `/console/generations/${encode(id)}/fragment`,
+    'hx-get': `/console/generations/${encodeURIComponent(id)}/fragment`,
     'hx-trigger': running ? 'status-changed' : undefined,
     'hx-swap': 'outerHTML',
-    'data-live': running ? `/console/generations/${encode(id)}/events` : undefined,
+    'data-live': running ? `/console/generations/${encodeURIComponent(id)}/events` : undefined,
     'aria-live': 'polite',
   })}>
 <p>${statusBadge(record.status)} ${record.completed_items} of ${record.total_items} completed, ${record.failed_items} failed · ${record.credits_used} credits${
@@ -58,7 +56,7 @@ ${record.expires_at ? html`<p class="muted">Files kept until ${record.expires_at
 </table>
 ${
   running
-    ? html`<form ${attrs({ 'hx-post': `/console/generations/${encode(id)}/cancel`, 'hx-target': '#generation-status', 'hx-swap': 'outerHTML' })}><button type="submit" class="secondary">Cancel</button></form>`
+    ? html`<form ${attrs({ 'hx-post': `/console/generations/${encodeURIComponent(id)}/cancel`, 'hx-target': '#generation-status', 'hx-swap': 'outerHTML' })}><button type="submit" class="secondary">Cancel</button></form>`
     : ''
 }
 ${record.result_urls.map((url, i) => fullView(url, `Result ${i + 1}`, texts.get(url)))}
@@ -71,7 +69,7 @@ async function readStatus(ctx: ConsoleContext): Promise<Status> {
     ctx.request,
     ctx.session,
     'GET',
-    `/api/v1/generations/${encode(ctx.params.id ?? '')}/status`,
+    `/api/v1/generations/${encodeURIComponent(ctx.params.id ?? '')}/status`,
   );
 }
 
@@ -142,12 +140,12 @@ ${list}`,
         ctx.request,
         ctx.session,
         'POST',
-        `/api/v1/generations/${encode(ctx.params.id ?? '')}/cancel`,
+        `/api/v1/generations/${encodeURIComponent(ctx.params.id ?? '')}/cancel`,
       );
       // A generation that finished first: show it as it ended.
       const record = answer.status === 200 ? answer.body : await readStatus(ctx);
       const fragment = await statusFragment(ctx, record);
-      return ctx.htmx ? fragment : { redirect: `/console/generations/${encode(record.generation_id)}` };
+      return ctx.htmx ? fragment : { redirect: `/console/generations/${encodeURIComponent(record.generation_id)}` };
     },
   },
   {

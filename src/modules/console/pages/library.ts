@@ -10,8 +10,6 @@ type Influencers = ResponseOf<'/api/v1/influencers', 'get'>;
 type Voices = ResponseOf<'/api/v1/voices', 'get'>;
 type Tracks = ResponseOf<'/api/v1/music', 'get'>;
 
-const encode = (id: string) => encodeURIComponent(id);
-
 /** Whether a file past its retention time is gone (its URL answers 410). */
 const expired = (expiresAt: string | null, now: number) => expiresAt !== null && Date.parse(expiresAt) <= now;
 
@@ -67,7 +65,7 @@ function trackTable(tracks: Tracks, now: number): Html {
 <td><strong>${t.title}</strong>${t.style ? html`<br><small>${t.style}</small>` : ''}<br><small class="muted"><code>${t.id}</code></small></td>
 <td>${player(t.url, `Listen to ${t.title}`, t.expires_at, now)}${expired(t.expires_at, now) ? '' : html`<br><a href="${t.url}" download>Download</a>`}</td>
 <td>${statusBadge(t.status)}</td>
-<td><a href="/console/generations/${encode(t.generation_id)}">${t.generation_id}</a></td>
+<td><a href="/console/generations/${encodeURIComponent(t.generation_id)}">${t.generation_id}</a></td>
 <td><small>${t.created_at}</small></td>
 </tr>`,
   )}</tbody>

@@ -20,8 +20,7 @@ type Attempts = ResponseOf<'/admin/v1/generations/{generation_id}/attempts', 'ge
 const TEAMS_PAGE = 100;
 const LEDGER_PAGE = 20;
 
-const encode = (id: string) => encodeURIComponent(id);
-const teamPath = (id: string) => `/console/operator/teams/${encode(id)}`;
+const teamPath = (id: string) => `/console/operator/teams/${encodeURIComponent(id)}`;
 
 /** A whole number as a number; anything else as it was typed, for the API to refuse in its words. */
 const wholeOrRaw = (value: string): number | string => (/^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value);
@@ -87,7 +86,7 @@ async function teamsPage(ctx: ConsoleContext, problem?: Html, values?: Record<st
 </table></div>
 ${
   listed.body.length === TEAMS_PAGE
-    ? html`<p><a role="button" class="secondary" href="/console/operator/teams?before=${encode(listed.body.at(-1)?.id ?? '')}">Older teams</a></p>`
+    ? html`<p><a role="button" class="secondary" href="/console/operator/teams?before=${encodeURIComponent(listed.body.at(-1)?.id ?? '')}">Older teams</a></p>`
     : ''
 }`;
   return page(
@@ -133,13 +132,13 @@ function ledgerTable(teamId: string, entries: Ledger, before: string | undefined
 <td class="${e.amount < 0 ? 'error' : 'ok'}">${e.amount > 0 ? `+${e.amount}` : e.amount}</td>
 <td>${e.balance_after}</td>
 <td>${e.reason}</td>
-<td>${e.generation_id ? html`<a href="/console/operator/attempts?generation_id=${encode(e.generation_id)}">${e.generation_id}</a>` : ''}</td>
+<td>${e.generation_id ? html`<a href="/console/operator/attempts?generation_id=${encodeURIComponent(e.generation_id)}">${e.generation_id}</a>` : ''}</td>
 </tr>`,
   )}</tbody>
 </table></div>
 ${
   entries.length === LEDGER_PAGE
-    ? html`<p><a role="button" class="secondary" href="${teamPath(teamId)}?ledger_before=${encode(entries.at(-1)?.id ?? '')}#ledger-title">Older entries</a></p>`
+    ? html`<p><a role="button" class="secondary" href="${teamPath(teamId)}?ledger_before=${encodeURIComponent(entries.at(-1)?.id ?? '')}#ledger-title">Older entries</a></p>`
     : ''
 }`;
 }
@@ -156,7 +155,7 @@ function keysTable(ctx: ConsoleContext, teamId: string, keys: ApiKeys): Html {
 <td>${
       k.revoked_at
         ? html`<span class="muted">revoked ${when(k.revoked_at)}</span>`
-        : html`<form method="post" class="inline" action="${teamPath(teamId)}/api-keys/${encode(k.id)}/revoke">${csrfField(ctx.session)}<button type="submit" class="secondary" ${attrs({ 'aria-label': `Revoke the key ${k.name ?? k.prefix}` })}>Revoke</button></form>`
+        : html`<form method="post" class="inline" action="${teamPath(teamId)}/api-keys/${encodeURIComponent(k.id)}/revoke">${csrfField(ctx.session)}<button type="submit" class="secondary" ${attrs({ 'aria-label': `Revoke the key ${k.name ?? k.prefix}` })}>Revoke</button></form>`
     }</td>
 </tr>`,
   )}</tbody>
@@ -168,7 +167,7 @@ async function teamPage(ctx: ConsoleContext, notes: TeamNotes = {}): Promise<Htm
   const before = ctx.query.ledger_before || undefined;
   const ledgerQuery = new URLSearchParams({ limit: String(LEDGER_PAGE) });
   if (before) ledgerQuery.set('before', before);
-  const base = `/admin/v1/teams/${encode(id)}`;
+  const base = `/admin/v1/teams/${encodeURIComponent(id)}`;
   // An unknown team answers 404 here, and the console shows its not-found page.
   const [team, ledger, keys] = await Promise.all([
     api<Team>(ctx.app, ctx.request, ctx.session, 'GET', base),
@@ -370,7 +369,7 @@ export const operatorRoutes: ConsoleRoute[] = [
     path: '/console/operator/teams/:id/credits',
     who: 'operator',
     async handler(ctx) {
-      const changed = await attempt(ctx, 'POST', `/admin/v1/teams/${encode(ctx.params.id ?? '')}/credits`, {
+      const changed = await attempt(ctx, 'POST', `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}/credits`, {
         amount: wholeOrRaw(ctx.form.amount ?? ''),
         reason: (ctx.form.reason ?? '').trim(),
       });
@@ -384,7 +383,7 @@ export const operatorRoutes: ConsoleRoute[] = [
     who: 'operator',
     async handler(ctx) {
       const cap = (ctx.form.max_concurrent_items ?? '').trim();
-      const changed = await attempt(ctx, 'PATCH', `/admin/v1/teams/${encode(ctx.params.id ?? '')}`, {
+      const changed = await attempt(ctx, 'PATCH', `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}`, {
         max_concurrent_items: cap === '' ? null : wholeOrRaw(cap),
       });
       if (changed.ok) return { redirect: `${teamPath(ctx.params.id ?? '')}#cap-title` };
@@ -400,7 +399,7 @@ export const operatorRoutes: ConsoleRoute[] = [
       const created = await attempt<CreatedKey>(
         ctx,
         'POST',
-        `/admin/v1/teams/${encode(ctx.params.id ?? '')}/api-keys`,
+        `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}/api-keys`,
         name === '' ? {} : { name },
       );
       if (!created.ok) return refused(ctx, created.status, { keys: created.box });
@@ -422,11 +421,11 @@ export const operatorRoutes: ConsoleRoute[] = [
         ctx.request,
         ctx.session,
         'GET',
-        `/admin/v1/teams/${encode(teamId)}/api-keys`,
+        `/admin/v1/teams/${encodeURIComponent(teamId)}/api-keys`,
       );
       if (!keys.some((k) => k.id === keyId))
         return refused(ctx, 404, { keys: errorBox(`This team has no API key ${keyId}.`) });
-      const revoked = await attempt(ctx, 'DELETE', `/admin/v1/api-keys/${encode(keyId)}`);
+      const revoked = await attempt(ctx, 'DELETE', `/admin/v1/api-keys/${encodeURIComponent(keyId)}`);
       if (revoked.ok) return { redirect: `${teamPath(teamId)}#keys-title` };
       return refused(ctx, revoked.status, { keys: revoked.box });
     },
@@ -466,7 +465,7 @@ ${fragment}`,
       const id = (ctx.query.generation_id ?? '').trim();
       let answer: Html = html``;
       if (id !== '') {
-        const listed = await attempt<Attempts>(ctx, 'GET', `/admin/v1/generations/${encode(id)}/attempts`);
+        const listed = await attempt<Attempts>(ctx, 'GET', `/admin/v1/generations/${encodeURIComponent(id)}/attempts`);
         if (listed.ok) answer = html`<h2>Attempts of <code>${id}</code></h2>${attemptsTable(listed.body)}`;
         else {
           ctx.reply.code(listed.status);

@@ -19,7 +19,6 @@ type Shot = Storyboard['scenes'][number]['shots'][number];
 const VERSIONS_PAGE_SIZE = 50;
 const METADATA_SHOWN = 4000;
 
-const encode = (id: string) => encodeURIComponent(id);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function bytes(n: number): string {
@@ -35,7 +34,7 @@ function storyboardTable(storyboards: Storyboards): Html {
 <thead><tr><th scope="col">Storyboard</th><th scope="col">Scenes</th><th scope="col">Frame</th><th scope="col">Workspace</th><th scope="col">Updated</th></tr></thead>
 <tbody>${storyboards.map(
     (s) => html`<tr>
-<td><a href="/console/projects/storyboards/${encode(s.id)}"><strong>${s.name}</strong></a>${s.description ? html`<br><small>${s.description}</small>` : ''}</td>
+<td><a href="/console/projects/storyboards/${encodeURIComponent(s.id)}"><strong>${s.name}</strong></a>${s.description ? html`<br><small>${s.description}</small>` : ''}</td>
 <td>${s.scene_count}${s.scenes.length > 0 ? html`<br><small class="muted">${s.scenes.map((scene) => scene.title).join(' · ')}</small>` : ''}</td>
 <td>${s.scenes
       .filter((scene) => scene.first_frame_url)
@@ -57,7 +56,7 @@ function desktopTable(projects: DesktopProjects): Html {
 <thead><tr><th scope="col">Project</th><th scope="col">Latest version</th><th scope="col">Versions</th><th scope="col">Workspace</th><th scope="col">Last push</th></tr></thead>
 <tbody>${projects.map(
     (p) => html`<tr>
-<td><a href="/console/projects/desktop/${encode(p.desktop_project_id)}"><strong>${p.name ?? p.desktop_project_id}</strong></a>${p.name ? html`<br><small class="muted"><code>${p.desktop_project_id}</code></small>` : ''}</td>
+<td><a href="/console/projects/desktop/${encodeURIComponent(p.desktop_project_id)}"><strong>${p.name ?? p.desktop_project_id}</strong></a>${p.name ? html`<br><small class="muted"><code>${p.desktop_project_id}</code></small>` : ''}</td>
 <td>${p.latest_version}</td>
 <td>${p.version_count}</td>
 <td>${p.workspace_id ? html`<code>${p.workspace_id}</code>` : ''}</td>
@@ -151,7 +150,7 @@ ${others.length > 0 ? html`<dt>Other keys</dt><dd>${others.join(', ')}</dd>` : '
 
 function versionTable(ctx: ConsoleContext, id: string, versions: Versions, shown: number): Html {
   if (versions.length === 0) return html`<p class="muted">No older versions.</p>`;
-  const base = `/console/projects/desktop/${encode(id)}`;
+  const base = `/console/projects/desktop/${encodeURIComponent(id)}`;
   const last = versions.at(-1);
   return html`<table>
 <thead><tr><th scope="col">Version</th><th scope="col">Pushed</th><th scope="col">Size</th></tr></thead>
@@ -208,7 +207,7 @@ ${desktopTable(projects)}`,
         ctx.request,
         ctx.session,
         'GET',
-        `/api/v1/storyboard/${encode(ctx.params.id ?? '')}`,
+        `/api/v1/storyboard/${encodeURIComponent(ctx.params.id ?? '')}`,
       );
       return page(
         { title: `Storyboard: ${storyboard.name}`, session: ctx.session, current: '/console/projects' },
@@ -222,7 +221,7 @@ ${desktopTable(projects)}`,
     who: 'team',
     async handler(ctx) {
       const id = ctx.params.id ?? '';
-      const path = `/api/v1/desktop-projects/${encode(id)}`;
+      const path = `/api/v1/desktop-projects/${encodeURIComponent(id)}`;
       const snapshotQuery = new URLSearchParams();
       if (ctx.query.version) snapshotQuery.set('version', ctx.query.version);
       const versionsQuery = new URLSearchParams({ limit: String(VERSIONS_PAGE_SIZE) });

@@ -17,13 +17,12 @@ const STATUSES = ['pending', 'delivered', 'failed'];
 /** A pending delivery whose next attempt is this close is followed on the page until it settles. */
 const FOLLOW_WITHIN_MS = 30_000;
 
-const encode = (id: string) => encodeURIComponent(id);
 const elementId = (delivery: Pick<Delivery, 'id'>) => `delivery-${delivery.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /** One delivery with its attempts and its Redeliver button: what a redelivery swaps in place. */
 export function deliveryFragment(ctx: ConsoleContext, delivery: Delivery, now = Date.now()): Html {
   const id = elementId(delivery);
-  const path = `/console/webhooks/deliveries/${encode(delivery.id)}`;
+  const path = `/console/webhooks/deliveries/${encodeURIComponent(delivery.id)}`;
   const due = delivery.next_attempt_at === null ? now : Date.parse(delivery.next_attempt_at);
   const follow = delivery.status === 'pending' && due - now < FOLLOW_WITHIN_MS;
   return html`<article ${attrs({
@@ -36,7 +35,7 @@ export function deliveryFragment(ctx: ConsoleContext, delivery: Delivery, now = 
   })}>
 <header>
 ${statusBadge(delivery.status)} <strong>${delivery.event_type}</strong> · <a href="${path}">${delivery.id}</a>
-<br><small class="muted">Generation <a href="/console/generations/${encode(delivery.generation_id)}">${delivery.generation_id}</a> · to <code>${delivery.url}</code> · ${delivery.created_at}</small>
+<br><small class="muted">Generation <a href="/console/generations/${encodeURIComponent(delivery.generation_id)}">${delivery.generation_id}</a> · to <code>${delivery.url}</code> · ${delivery.created_at}</small>
 ${delivery.next_attempt_at ? html`<br><small>Next attempt at ${delivery.next_attempt_at}</small>` : ''}
 </header>
 ${
@@ -135,7 +134,7 @@ const readDelivery = (ctx: ConsoleContext) =>
     ctx.request,
     ctx.session,
     'GET',
-    `/api/v1/webhooks/deliveries/${encode(ctx.params.id ?? '')}`,
+    `/api/v1/webhooks/deliveries/${encodeURIComponent(ctx.params.id ?? '')}`,
   );
 
 export const webhookRoutes: ConsoleRoute[] = [
@@ -189,10 +188,10 @@ export const webhookRoutes: ConsoleRoute[] = [
         ctx.request,
         ctx.session,
         'POST',
-        `/api/v1/webhooks/deliveries/${encode(ctx.params.id ?? '')}/redeliver`,
+        `/api/v1/webhooks/deliveries/${encodeURIComponent(ctx.params.id ?? '')}/redeliver`,
       );
       if (ctx.htmx) return deliveryFragment(ctx, delivery);
-      return { redirect: `/console/webhooks/deliveries/${encode(delivery.id)}` };
+      return { redirect: `/console/webhooks/deliveries/${encodeURIComponent(delivery.id)}` };
     },
   },
 ];

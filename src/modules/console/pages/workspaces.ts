@@ -8,8 +8,6 @@ import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
 type Workspaces = ResponseOf<'/api/v1/workspaces', 'get'>;
 type Workspace = ResponseOf<'/api/v1/workspaces', 'post'>;
 
-const encode = (id: string) => encodeURIComponent(id);
-
 function workspaceTable(workspaces: Workspaces, created: string | undefined): Html {
   if (workspaces.length === 0)
     return html`<p class="muted">No workspaces yet. A workspace groups generations, music, storyboards and desktop projects: create one below, then pass its id as <code>workspace_id</code>.</p>`;
@@ -20,7 +18,7 @@ function workspaceTable(workspaces: Workspaces, created: string | undefined): Ht
 <td><strong>${w.name}</strong>${w.id === created ? html` <small class="ok">created</small>` : ''}</td>
 <td><code>${w.id}</code></td>
 <td><small>${w.created_at}</small></td>
-<td><a href="/console/generations?workspace_id=${encode(w.id)}">Generations</a></td>
+<td><a href="/console/generations?workspace_id=${encodeURIComponent(w.id)}">Generations</a></td>
 </tr>`,
   )}</tbody>
 </table>`;
@@ -74,7 +72,7 @@ export const workspaceRoutes: ConsoleRoute[] = [
         },
       );
       if (answer.status === 201)
-        return { redirect: `/console/workspaces?created=${encode((answer.body as Workspace).id)}` };
+        return { redirect: `/console/workspaces?created=${encodeURIComponent((answer.body as Workspace).id)}` };
       const problem = answer.body as ApiErrorBody;
       if (answer.status !== 400) throw new ApiCallError(answer.status, problem, 'The workspace was not created');
       // A name the API refuses: the form again, with its reason and what was typed.
