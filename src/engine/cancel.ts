@@ -70,13 +70,33 @@ export async function cancelGeneration(
 ): Promise<CancelOutcome> {
   const ids = await sql.selectUnfinishedItemIds(pool, generationId, teamId);
   if (ids === undefined) return { kind: 'not_found' };
-  let stopped = 0;
-  for (const id of ids) {
-    const item = await sql.selectUnfinishedItem(pool, id);
-    if (!item) continue;
-    if (await stopItem(pool, services, operations, item, { error: 'canceled', errorKind: 'canceled' }, options)) {
-      stopped += 1;
-    }
-  }
+  const stopped = await stopItems(
+    pool,
+    services,
+    operations,
+    ids,
+    { error: 'canceled', errorKind: 'canceled' },
+    options,
+  );
   return stopped > 0 ? { kind: 'canceled', items: stopped } : { kind: 'finished' };
+}
+
+/**
+ * Stops every item of `itemIds` that has not finished (see stopItem); answers how many it
+ * stopped (items that finished first are left as they ended).
+ */
+export async function stopItems(
+  pool: pg.Pool,
+  services: EngineServices,
+  operations: Record<string, Operation>,
+  itemIds: string[],
+  failure: { error: string; errorKind: string },
+  options: StopOptions,
+): Promise<number> {
+  let stopped = 0;
+  for (const id of itemIds) {
+    const item = await sql.selectUnfinishedItem(pool, id);
+    if (item && (await stopItem(pool, services, operations, item, failure, options))) stopped += 1;
+  }
+  return stopped;
 }

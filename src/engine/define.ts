@@ -7,10 +7,10 @@ import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
-import { stopItem } from './cancel.ts';
+import { stopItems } from './cancel.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
 import { runItem } from './run-item.ts';
-import { countUnfinishedItems, selectItemResult, selectUnfinishedItem } from './sql.ts';
+import { countUnfinishedItems, selectItemResult } from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
@@ -24,14 +24,6 @@ const SYNC_WAIT_STEP_MS = 100;
 async function waitUntilFinished(pool: Queryable, itemIds: string[], deadline: number): Promise<void> {
   while ((await countUnfinishedItems(pool, itemIds)) > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, SYNC_WAIT_STEP_MS));
-  }
-}
-
-/** Fails (and refunds, once) the items of `itemIds` that have not finished, cancelling their vendor jobs. */
-async function stopUnfinished(deps: Deps, itemIds: string[], failure: { error: string; errorKind: string }) {
-  for (const id of itemIds) {
-    const item = await selectUnfinishedItem(deps.pool, id);
-    if (item) await stopItem(deps.pool, deps.engine, operations, item, failure, { providers: deps.providers });
   }
 }
 
@@ -214,10 +206,17 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     await waitUntilFinished(deps.pool, created.itemIds, deadline);
     // What has not finished by now (waiting for room in the team's cap, or still at a vendor) is
     // failed and refunded, so the answer below tells the truth about the money.
-    await stopUnfinished(deps, created.itemIds, {
-      error: `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
-      errorKind: 'timeout',
-    });
+    await stopItems(
+      deps.pool,
+      deps.engine,
+      operations,
+      created.itemIds,
+      {
+        error: `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
+        errorKind: 'timeout',
+      },
+      { providers: deps.providers },
+    );
     const items = await Promise.all(
       created.itemIds.map(async (id) => {
         const row = await selectItemResult(deps.pool, id);
