@@ -1,34 +1,12 @@
 // How a result is shown, by what it is (its URL's extension): an image, a video or an audio player,
 // a 3D viewer, or a text preview; small in lists, full on a generation's page.
 import type { Schemas } from '@genmedia/sdk';
+import { contentTypeForFileName } from '../../lib/media-types.ts';
 import { type Html, html } from './html.ts';
 
 export type MediaKind = 'image' | 'video' | 'audio' | 'model' | 'text' | 'file';
 
-const BY_EXTENSION: Record<string, MediaKind> = {
-  png: 'image',
-  jpg: 'image',
-  jpeg: 'image',
-  webp: 'image',
-  gif: 'image',
-  mp4: 'video',
-  webm: 'video',
-  mov: 'video',
-  mp3: 'audio',
-  wav: 'audio',
-  ogg: 'audio',
-  opus: 'audio',
-  aac: 'audio',
-  m4a: 'audio',
-  flac: 'audio',
-  pcm: 'audio',
-  glb: 'model',
-  gltf: 'model',
-  txt: 'text',
-  json: 'text',
-};
-
-/** What a result URL holds. */
+/** What a result URL holds, by the content type the service keeps its extension as (media-types.ts). */
 export function mediaKindOf(url: string): MediaKind {
   let path = url;
   try {
@@ -36,7 +14,13 @@ export function mediaKindOf(url: string): MediaKind {
   } catch {
     // keep the text as it is
   }
-  return BY_EXTENSION[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'file';
+  const type = contentTypeForFileName(path) ?? '';
+  if (type.startsWith('image/')) return 'image';
+  if (type.startsWith('video/')) return 'video';
+  if (type.startsWith('audio/')) return 'audio';
+  if (type.startsWith('model/')) return 'model';
+  if (type.startsWith('text/') || type === 'application/json') return 'text';
+  return 'file';
 }
 
 /** A result, as a list shows it (small). */
