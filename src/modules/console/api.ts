@@ -29,6 +29,9 @@ export class ApiCallError extends Error {
   }
 }
 
+/** The methods the console calls the API with. */
+export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
 export interface CallOptions {
   body?: unknown;
   /** Headers of the API request (Idempotency-Key, Prefer, Accept). */
@@ -40,7 +43,7 @@ export async function callApi<T>(
   app: App,
   request: FastifyRequest,
   session: ConsoleSession,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: ApiMethod,
   path: string,
   options: CallOptions = {},
 ): Promise<ApiAnswer<T>> {
@@ -67,7 +70,7 @@ export async function api<T>(
   app: App,
   request: FastifyRequest,
   session: ConsoleSession,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: ApiMethod,
   path: string,
   options: CallOptions = {},
 ): Promise<T> {

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app-types.ts';
 import type { GenerationWatch } from '../generations/events.ts';
-import { ApiCallError } from './api.ts';
+import { type ApiAnswer, ApiCallError, type ApiMethod, api, type CallOptions, callApi } from './api.ts';
 import { installAssets, MODEL_VIEWER_STYLE_HASHES } from './assets.ts';
 import { type Html, html } from './html.ts';
 import { errorBox, loadsModelViewer, page } from './layout.ts';
@@ -41,6 +41,10 @@ export interface ConsoleContext {
   htmx: boolean;
   /** The process's live status streams. */
   watch: GenerationWatch;
+  /** Calls the API as the session's credential and answers its body (errors thrown as ApiCallError). */
+  api<T>(method: ApiMethod, path: string, options?: CallOptions): Promise<T>;
+  /** Calls the API as the session's credential and answers status, body and headers, whatever the status. */
+  callApi<T>(method: ApiMethod, path: string, options?: CallOptions): Promise<ApiAnswer<T>>;
 }
 
 /** Where to send the browser instead of a page. */
@@ -201,6 +205,8 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
           params: (request.params ?? {}) as Record<string, string>,
           htmx: request.headers['hx-request'] === 'true',
           watch,
+          api: (method, path, options) => api(app, request, session, method, path, options),
+          callApi: (method, path, options) => callApi(app, request, session, method, path, options),
         };
         try {
           const answer = await route.handler(ctx);

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { ResponseOf } from '@genmedia/sdk';
 import { formatPrice } from '../../payments/pages.ts';
-import { ApiCallError, type ApiErrorBody, api, callApi } from '../api.ts';
+import { ApiCallError, type ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, nextPageLink, page } from '../layout.ts';
 import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
@@ -149,7 +149,7 @@ async function* ledgerCsv(
   while (cursor) {
     const query = new URLSearchParams(window);
     query.set('cursor', cursor);
-    const answer = await callApi<string>(ctx.app, ctx.request, ctx.session, 'GET', `/api/v1/billing/ledger?${query}`, {
+    const answer = await ctx.callApi<string>('GET', `/api/v1/billing/ledger?${query}`, {
       headers: { accept: 'text/csv' },
     });
     // The download has begun: a failed page ends it where it is.
@@ -167,16 +167,16 @@ export const billingRoutes: ConsoleRoute[] = [
     path: '/console/billing',
     who: 'team',
     async handler(ctx) {
-      const { app, request, session } = ctx;
+      const { session } = ctx;
       const ledgerQuery = new URLSearchParams({ limit: String(LEDGER_PAGE_SIZE) });
       if (ctx.query.cursor) ledgerQuery.set('cursor', ctx.query.cursor);
       const usageQuery = new URLSearchParams();
       for (const name of ['from', 'to'] as const) if (ctx.query[name]) usageQuery.set(name, ctx.query[name]);
       const [balance, plans, ledger, usage] = await Promise.all([
-        api<number>(app, request, session, 'GET', '/api/v1/billing/credits'),
-        api<Plans>(app, request, session, 'GET', '/api/v1/billing/plans'),
-        callApi<LedgerPage>(app, request, session, 'GET', `/api/v1/billing/ledger?${ledgerQuery}`),
-        callApi<Usage>(app, request, session, 'GET', `/api/v1/billing/usage?${usageQuery}`),
+        ctx.api<number>('GET', '/api/v1/billing/credits'),
+        ctx.api<Plans>('GET', '/api/v1/billing/plans'),
+        ctx.callApi<LedgerPage>('GET', `/api/v1/billing/ledger?${ledgerQuery}`),
+        ctx.callApi<Usage>('GET', `/api/v1/billing/usage?${usageQuery}`),
       ]);
       const notice = NOTICES[ctx.query.top_up ?? ''];
       return page(
@@ -204,21 +204,14 @@ ${usageSection(ctx, usage.status === 200 ? usage.body : undefined, apiMessage(us
     who: 'team',
     async handler(ctx) {
       const back = `${originOf(ctx)}/console/billing`;
-      const { checkoutUrl, checkout_id } = await api<TopUp>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
-        'POST',
-        '/api/v1/billing/top-up',
-        {
-          body: {
-            plan_id: ctx.form.plan_id ?? '',
-            ...(ctx.form.variant_id ? { variant_id: ctx.form.variant_id } : {}),
-            success_url: `${back}?top_up=paid`,
-            cancel_url: `${back}?top_up=cancelled`,
-          },
+      const { checkoutUrl, checkout_id } = await ctx.api<TopUp>('POST', '/api/v1/billing/top-up', {
+        body: {
+          plan_id: ctx.form.plan_id ?? '',
+          ...(ctx.form.variant_id ? { variant_id: ctx.form.variant_id } : {}),
+          success_url: `${back}?top_up=paid`,
+          cancel_url: `${back}?top_up=cancelled`,
         },
-      );
+      });
       // Our own checkout page is a redirect away. A vendor's is reached from a page of ours by a
       // link: browsers hold a form's redirects to the CSP's form-action ('self').
       if (new URL(checkoutUrl).origin === originOf(ctx)) return { redirect: checkoutUrl };
@@ -230,10 +223,7 @@ ${usageSection(ctx, usage.status === 200 ? usage.body : undefined, apiMessage(us
     path: '/console/billing/checkouts/:id',
     who: 'team',
     async handler(ctx) {
-      const checkout = await api<Checkout>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
+      const checkout = await ctx.api<Checkout>(
         'GET',
         `/api/v1/billing/checkouts/${encodeURIComponent(ctx.params.id ?? '')}`,
       );
@@ -258,16 +248,9 @@ ${
       const window = new URLSearchParams({ limit: String(CSV_PAGE_SIZE) });
       for (const name of ['created_after', 'created_before'] as const)
         if (ctx.query[name]) window.set(name, ctx.query[name]);
-      const first = await callApi<string>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
-        'GET',
-        `/api/v1/billing/ledger?${window}`,
-        {
-          headers: { accept: 'text/csv' },
-        },
-      );
+      const first = await ctx.callApi<string>('GET', `/api/v1/billing/ledger?${window}`, {
+        headers: { accept: 'text/csv' },
+      });
       if (first.status !== 200) {
         throw new ApiCallError(first.status, first.body as unknown as ApiErrorBody, 'The ledger could not be read');
       }

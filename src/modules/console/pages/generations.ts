@@ -3,7 +3,6 @@
 // updated live while it runs (the status stream, cookie-authenticated) and a cancel button.
 import type { ResponseOf, Schemas } from '@genmedia/sdk';
 import { streamStatus } from '../../generations/events.ts';
-import { api, callApi } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { errorBox, nextPageLink, page, statusBadge } from '../layout.ts';
 import { fullView, mediaKindOf, needsModelViewer } from '../media.ts';
@@ -64,13 +63,7 @@ ${record.result_urls.map((url, i) => fullView(url, `Result ${i + 1}`, texts.get(
 }
 
 async function readStatus(ctx: ConsoleContext): Promise<Status> {
-  return api<Status>(
-    ctx.app,
-    ctx.request,
-    ctx.session,
-    'GET',
-    `/api/v1/generations/${encodeURIComponent(ctx.params.id ?? '')}/status`,
-  );
+  return ctx.api<Status>('GET', `/api/v1/generations/${encodeURIComponent(ctx.params.id ?? '')}/status`);
 }
 
 export const generationRoutes: ConsoleRoute[] = [
@@ -81,13 +74,7 @@ export const generationRoutes: ConsoleRoute[] = [
     async handler(ctx) {
       const query: Record<string, string> = { limit: '20' };
       for (const name of FILTERS) if (ctx.query[name]) query[name] = ctx.query[name];
-      const answer = await callApi<History>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
-        'GET',
-        `/api/v1/generations?${new URLSearchParams(query)}`,
-      );
+      const answer = await ctx.callApi<History>('GET', `/api/v1/generations?${new URLSearchParams(query)}`);
       const list =
         answer.status === 200
           ? html`${generationRows(answer.body.data)}${nextPageLink('/console/generations', ctx.query, answer.body.next_cursor)}`
@@ -135,10 +122,7 @@ ${list}`,
     path: '/console/generations/:id/cancel',
     who: 'team',
     async handler(ctx) {
-      const answer = await callApi<Status>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
+      const answer = await ctx.callApi<Status>(
         'POST',
         `/api/v1/generations/${encodeURIComponent(ctx.params.id ?? '')}/cancel`,
       );

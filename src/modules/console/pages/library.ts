@@ -1,7 +1,6 @@
 // A team's library: its influencers (face image, training status, whether ready), its voices with a
 // preview player, and its music tracks with players, their metadata and their generations.
 import type { ResponseOf } from '@genmedia/sdk';
-import { api } from '../api.ts';
 import { type Html, html } from '../html.ts';
 import { page, statusBadge } from '../layout.ts';
 import type { ConsoleRoute } from '../routes.ts';
@@ -78,11 +77,11 @@ export const libraryRoutes: ConsoleRoute[] = [
     path: '/console/library',
     who: 'team',
     async handler(ctx) {
-      const { app, request, session } = ctx;
+      const { session } = ctx;
       const [influencers, voices, tracks] = await Promise.all([
-        api<Influencers>(app, request, session, 'GET', '/api/v1/influencers'),
-        api<Voices>(app, request, session, 'GET', '/api/v1/voices'),
-        api<Tracks>(app, request, session, 'GET', '/api/v1/music'),
+        ctx.api<Influencers>('GET', '/api/v1/influencers'),
+        ctx.api<Voices>('GET', '/api/v1/voices'),
+        ctx.api<Tracks>('GET', '/api/v1/music'),
       ]);
       const now = Date.now();
       return page(

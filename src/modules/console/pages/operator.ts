@@ -4,7 +4,7 @@
 // providers (configured, success rate, routes cooling down, a reachability check) and the vendor
 // attempts of a generation. A refused form is shown again with the API's words beside it.
 import type { ResponseOf } from '@genmedia/sdk';
-import { type ApiErrorBody, api, callApi } from '../api.ts';
+import type { ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
@@ -38,7 +38,7 @@ async function attempt<T>(
   path: string,
   body?: unknown,
 ): Promise<Outcome<T>> {
-  const answer = await callApi<T>(ctx.app, ctx.request, ctx.session, method, path, { body });
+  const answer = await ctx.callApi<T>(method, path, { body });
   if (answer.status < 400) return { ok: true, body: answer.body };
   const error = typeof answer.body === 'object' ? (answer.body as ApiErrorBody | undefined)?.error : undefined;
   return {
@@ -170,9 +170,9 @@ async function teamPage(ctx: ConsoleContext, notes: TeamNotes = {}): Promise<Htm
   const base = `/admin/v1/teams/${encodeURIComponent(id)}`;
   // An unknown team answers 404 here, and the console shows its not-found page.
   const [team, ledger, keys] = await Promise.all([
-    api<Team>(ctx.app, ctx.request, ctx.session, 'GET', base),
-    api<Ledger>(ctx.app, ctx.request, ctx.session, 'GET', `${base}/ledger?${ledgerQuery}`),
-    api<ApiKeys>(ctx.app, ctx.request, ctx.session, 'GET', `${base}/api-keys`),
+    ctx.api<Team>('GET', base),
+    ctx.api<Ledger>('GET', `${base}/ledger?${ledgerQuery}`),
+    ctx.api<ApiKeys>('GET', `${base}/api-keys`),
   ]);
   const values = notes.values ?? {};
   const defaultCap = ctx.app.deps.config.items.teamMaxConcurrentItems;
@@ -416,13 +416,7 @@ export const operatorRoutes: ConsoleRoute[] = [
       const teamId = ctx.params.id ?? '';
       const keyId = ctx.params.keyId ?? '';
       // Only a key of the team whose page this is: a stale or edited form revokes nothing else.
-      const keys = await api<ApiKeys>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
-        'GET',
-        `/admin/v1/teams/${encodeURIComponent(teamId)}/api-keys`,
-      );
+      const keys = await ctx.api<ApiKeys>('GET', `/admin/v1/teams/${encodeURIComponent(teamId)}/api-keys`);
       if (!keys.some((k) => k.id === keyId))
         return refused(ctx, 404, { keys: errorBox(`This team has no API key ${keyId}.`) });
       const revoked = await attempt(ctx, 'DELETE', `/admin/v1/api-keys/${encodeURIComponent(keyId)}`);
@@ -436,10 +430,7 @@ export const operatorRoutes: ConsoleRoute[] = [
     who: 'operator',
     async handler(ctx) {
       const checked = ctx.query.check === 'true';
-      const providers = await api<Providers>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
+      const providers = await ctx.api<Providers>(
         'GET',
         checked ? '/admin/v1/providers?check=true' : '/admin/v1/providers',
       );

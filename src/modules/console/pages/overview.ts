@@ -1,7 +1,6 @@
 // A team's overview: its balance, the credits it spent per day (an inline SVG chart) and its
 // latest generations.
 import type { ResponseOf } from '@genmedia/sdk';
-import { api } from '../api.ts';
 import { type Html, html } from '../html.ts';
 import { page, statusBadge } from '../layout.ts';
 import { thumbnail } from '../media.ts';
@@ -67,13 +66,13 @@ export const overviewRoutes: ConsoleRoute[] = [
     path: '/console',
     who: 'team',
     async handler(ctx) {
-      const { app, request, session } = ctx;
+      const { session } = ctx;
       const today = new Date();
       const from = new Date(today.getTime() - (CHART_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
       const [balance, usage, recent] = await Promise.all([
-        api<number>(app, request, session, 'GET', '/api/v1/billing/credits'),
-        api<Usage>(app, request, session, 'GET', `/api/v1/billing/usage?from=${from}`),
-        api<History>(app, request, session, 'GET', '/api/v1/generations?limit=10'),
+        ctx.api<number>('GET', '/api/v1/billing/credits'),
+        ctx.api<Usage>('GET', `/api/v1/billing/usage?from=${from}`),
+        ctx.api<History>('GET', '/api/v1/generations?limit=10'),
       ]);
       return page(
         { title: 'Overview', session, current: '/console' },

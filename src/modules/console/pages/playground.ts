@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ResponseOf, Schemas } from '@genmedia/sdk';
 import type { App } from '../../../app-types.ts';
-import { type ApiAnswer, ApiCallError, type ApiErrorBody, api, callApi } from '../api.ts';
+import { type ApiAnswer, ApiCallError, type ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, page } from '../layout.ts';
 import { fullView } from '../media.ts';
@@ -710,8 +710,7 @@ async function submitForm(ctx: ConsoleContext, target: PlaygroundEndpoint, field
   if (problems.length > 0) return problemBox('Some fields could not be read', problems, fields);
   const key = ctx.form._idempotency;
   const headers: Record<string, string> = key ? { 'idempotency-key': key } : {};
-  const send = () =>
-    callApi<Record<string, unknown>>(ctx.app, ctx.request, ctx.session, 'POST', target.path, { body, headers });
+  const send = () => ctx.callApi<Record<string, unknown>>('POST', target.path, { body, headers });
   let answer = await send();
   // The same form sent again while the first is still running: wait for the first one's answer.
   const deadline = Date.now() + SAME_FORM_WAIT_MS;
@@ -725,13 +724,7 @@ async function submitForm(ctx: ConsoleContext, target: PlaygroundEndpoint, field
   const result = answer.body;
   const id = typeof result.generation_id === 'string' ? result.generation_id : undefined;
   if (id && (result.status === 'queued' || result.status === 'processing')) {
-    const record = await api<Status>(
-      ctx.app,
-      ctx.request,
-      ctx.session,
-      'GET',
-      `/api/v1/generations/${encodeURIComponent(id)}/status`,
-    );
+    const record = await ctx.api<Status>('GET', `/api/v1/generations/${encodeURIComponent(id)}/status`);
     return html`<p>Generation <a href="/console/generations/${id}">${id}</a> accepted: ${credits(Number(result.credits_used ?? record.credits_used))} charged.</p>
 ${await statusFragment(ctx, record)}${nextKey}`;
   }
@@ -741,7 +734,7 @@ ${await statusFragment(ctx, record)}${nextKey}`;
 async function quoteForm(ctx: ConsoleContext, target: PlaygroundEndpoint, fields: Field[]): Promise<Html> {
   const { body, problems } = formToBody(fields, ctx.form);
   if (problems.length > 0) return problemBox('Some fields could not be read', problems, fields);
-  const answer = await callApi<Quote>(ctx.app, ctx.request, ctx.session, 'POST', '/api/v1/quote', {
+  const answer = await ctx.callApi<Quote>('POST', '/api/v1/quote', {
     body: { endpoint: target.path, body },
   });
   if (answer.status >= 400) return apiProblem(answer, fields);
@@ -769,8 +762,7 @@ function endpointOf(ctx: ConsoleContext): PlaygroundEndpoint {
   return found;
 }
 
-const readModels = async (ctx: ConsoleContext) =>
-  (await api<ModelList>(ctx.app, ctx.request, ctx.session, 'GET', '/api/v1/models')).data;
+const readModels = async (ctx: ConsoleContext) => (await ctx.api<ModelList>('GET', '/api/v1/models')).data;
 
 /** A POST's answer: the fragment for htmx, or a page around it for a browser without script. */
 function answered(ctx: ConsoleContext, target: PlaygroundEndpoint, title: string, fragment: Html): Html {
@@ -809,7 +801,7 @@ ${groups.map(
       const target = endpointOf(ctx);
       const { operation, fields } = formOf(ctx.app, target.path);
       const has = (name: string) => fields.some((f) => f.name === name);
-      const get = <T>(path: string) => api<T>(ctx.app, ctx.request, ctx.session, 'GET', path);
+      const get = <T>(path: string) => ctx.api<T>('GET', path);
       const [models, workspaces, influencers] = await Promise.all([
         readModels(ctx),
         has('workspace_id') ? get<Workspaces>('/api/v1/workspaces') : [],

@@ -2,7 +2,6 @@
 // (assets, then scenes, shots and frames with their current image and video); a desktop project's
 // snapshot summary (the latest, or a chosen version) and its versions, page by page.
 import type { ResponseOf } from '@genmedia/sdk';
-import { api } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { page } from '../layout.ts';
 import { thumbnail } from '../media.ts';
@@ -183,10 +182,10 @@ export const projectRoutes: ConsoleRoute[] = [
     path: '/console/projects',
     who: 'team',
     async handler(ctx) {
-      const { app, request, session } = ctx;
+      const { session } = ctx;
       const [storyboards, projects] = await Promise.all([
-        api<Storyboards>(app, request, session, 'GET', '/api/v1/storyboard'),
-        api<DesktopProjects>(app, request, session, 'GET', '/api/v1/desktop-projects'),
+        ctx.api<Storyboards>('GET', '/api/v1/storyboard'),
+        ctx.api<DesktopProjects>('GET', '/api/v1/desktop-projects'),
       ]);
       return page(
         { title: 'Projects', session, current: '/console/projects' },
@@ -202,10 +201,7 @@ ${desktopTable(projects)}`,
     path: '/console/projects/storyboards/:id',
     who: 'team',
     async handler(ctx) {
-      const storyboard = await api<Storyboard>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
+      const storyboard = await ctx.api<Storyboard>(
         'GET',
         `/api/v1/storyboard/${encodeURIComponent(ctx.params.id ?? '')}`,
       );
@@ -227,8 +223,8 @@ ${desktopTable(projects)}`,
       const versionsQuery = new URLSearchParams({ limit: String(VERSIONS_PAGE_SIZE) });
       if (ctx.query.before) versionsQuery.set('before', ctx.query.before);
       const [snapshot, versions] = await Promise.all([
-        api<Snapshot>(ctx.app, ctx.request, ctx.session, 'GET', `${path}?${snapshotQuery}`),
-        api<Versions>(ctx.app, ctx.request, ctx.session, 'GET', `${path}/versions?${versionsQuery}`),
+        ctx.api<Snapshot>('GET', `${path}?${snapshotQuery}`),
+        ctx.api<Versions>('GET', `${path}/versions?${versionsQuery}`),
       ]);
       return page(
         {

@@ -2,7 +2,6 @@
 // once), and the deliveries page by page, each with its attempts and a Redeliver button that updates
 // the delivery in place (htmx) and follows it while its next attempt is due.
 import type { ResponseOf, Schemas } from '@genmedia/sdk';
-import { api, callApi } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, nextPageLink, page, statusBadge } from '../layout.ts';
 import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
@@ -92,13 +91,7 @@ function statusFilter(chosen: string | undefined): Html {
 async function webhooksPage(ctx: ConsoleContext, secret: Secret, rotated: boolean, problem?: string): Promise<Html> {
   const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
   for (const name of ['status', 'cursor'] as const) if (ctx.query[name]) query.set(name, ctx.query[name]);
-  const deliveries = await callApi<Deliveries>(
-    ctx.app,
-    ctx.request,
-    ctx.session,
-    'GET',
-    `/api/v1/webhooks/deliveries?${query}`,
-  );
+  const deliveries = await ctx.callApi<Deliveries>('GET', `/api/v1/webhooks/deliveries?${query}`);
   let list: Html;
   if (deliveries.status !== 200) {
     list = errorBox(
@@ -129,13 +122,7 @@ ${list}`,
 }
 
 const readDelivery = (ctx: ConsoleContext) =>
-  api<DeliveryDetail>(
-    ctx.app,
-    ctx.request,
-    ctx.session,
-    'GET',
-    `/api/v1/webhooks/deliveries/${encodeURIComponent(ctx.params.id ?? '')}`,
-  );
+  ctx.api<DeliveryDetail>('GET', `/api/v1/webhooks/deliveries/${encodeURIComponent(ctx.params.id ?? '')}`);
 
 export const webhookRoutes: ConsoleRoute[] = [
   {
@@ -143,7 +130,7 @@ export const webhookRoutes: ConsoleRoute[] = [
     path: '/console/webhooks',
     who: 'team',
     async handler(ctx) {
-      const secret = await api<Secret>(ctx.app, ctx.request, ctx.session, 'GET', '/api/v1/webhooks/secret');
+      const secret = await ctx.api<Secret>('GET', '/api/v1/webhooks/secret');
       return webhooksPage(ctx, secret, false);
     },
   },
@@ -153,11 +140,11 @@ export const webhookRoutes: ConsoleRoute[] = [
     who: 'team',
     async handler(ctx) {
       if (ctx.form.confirm !== 'yes') {
-        const secret = await api<Secret>(ctx.app, ctx.request, ctx.session, 'GET', '/api/v1/webhooks/secret');
+        const secret = await ctx.api<Secret>('GET', '/api/v1/webhooks/secret');
         ctx.reply.code(400);
         return webhooksPage(ctx, secret, false, 'Tick the box to confirm: the old secret stops signing at once.');
       }
-      const secret = await api<Secret>(ctx.app, ctx.request, ctx.session, 'POST', '/api/v1/webhooks/secret/rotate');
+      const secret = await ctx.api<Secret>('POST', '/api/v1/webhooks/secret/rotate');
       return webhooksPage(ctx, secret, true);
     },
   },
@@ -183,10 +170,7 @@ export const webhookRoutes: ConsoleRoute[] = [
     path: '/console/webhooks/deliveries/:id/redeliver',
     who: 'team',
     async handler(ctx) {
-      const delivery = await api<DeliveryDetail>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
+      const delivery = await ctx.api<DeliveryDetail>(
         'POST',
         `/api/v1/webhooks/deliveries/${encodeURIComponent(ctx.params.id ?? '')}/redeliver`,
       );

@@ -1,6 +1,6 @@
 // A team's workspaces: the list, each linking to its generations, and a form to create one.
 import type { ResponseOf } from '@genmedia/sdk';
-import { ApiCallError, type ApiErrorBody, api, callApi } from '../api.ts';
+import { ApiCallError, type ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
@@ -43,8 +43,7 @@ ${csrfField(ctx.session)}
   );
 }
 
-const listWorkspaces = (ctx: ConsoleContext) =>
-  api<Workspaces>(ctx.app, ctx.request, ctx.session, 'GET', '/api/v1/workspaces');
+const listWorkspaces = (ctx: ConsoleContext) => ctx.api<Workspaces>('GET', '/api/v1/workspaces');
 
 export const workspaceRoutes: ConsoleRoute[] = [
   {
@@ -61,16 +60,9 @@ export const workspaceRoutes: ConsoleRoute[] = [
     who: 'team',
     async handler(ctx) {
       const name = ctx.form.name ?? '';
-      const answer = await callApi<Workspace | ApiErrorBody>(
-        ctx.app,
-        ctx.request,
-        ctx.session,
-        'POST',
-        '/api/v1/workspaces',
-        {
-          body: { name },
-        },
-      );
+      const answer = await ctx.callApi<Workspace | ApiErrorBody>('POST', '/api/v1/workspaces', {
+        body: { name },
+      });
       if (answer.status === 201)
         return { redirect: `/console/workspaces?created=${encodeURIComponent((answer.body as Workspace).id)}` };
       const problem = answer.body as ApiErrorBody;
