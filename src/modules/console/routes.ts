@@ -14,6 +14,7 @@ import { CONSOLE_ROUTES } from './pages/index.ts';
 import {
   type ConsoleSession,
   cookiesOf,
+  isOurOrigin,
   isSameOriginWithToken,
   LOGIN_COOKIE,
   newToken,
@@ -134,10 +135,7 @@ export default async function consoleRoutes(app: App, { watch }: { watch: Genera
 
   app.post('/console/login', { schema: { hide: true } }, async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string>;
-    if (
-      !sameSecret(form._csrf, cookiesOf(request)[LOGIN_COOKIE]) ||
-      !isSameOriginWithToken(deps, request, form._csrf ?? '', form._csrf)
-    ) {
+    if (!sameSecret(form._csrf, cookiesOf(request)[LOGIN_COOKIE]) || !isOurOrigin(deps, request)) {
       return send(reply, 403, loginPage(newToken(), 'The sign-in form expired: reload the page and sign in again.'));
     }
     const throttled = deps.authThrottle.check(request.ip);

@@ -125,9 +125,16 @@ export async function signOut(deps: Deps, request: FastifyRequest): Promise<void
   if (token) await sql.deleteSession(deps.pool, hashToken(token));
 }
 
+/** Whether a request's Origin, when the browser sends one, is this service's (an opaque `null` is not). */
+export function isOurOrigin(deps: Deps, request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  return origin === new URL(deps.config.publicBaseUrl).origin || origin === `${request.protocol}://${request.host}`;
+}
+
 /**
- * Whether a state-changing request came from our own pages: its Origin (when the browser sends
- * one) is ours, and its CSRF token (form field `_csrf` or header x-csrf-token) is `expected`.
+ * Whether a state-changing request came from our own pages: its Origin is ours, and its CSRF
+ * token (form field `_csrf` or header x-csrf-token) is `expected`.
  */
 export function isSameOriginWithToken(
   deps: Deps,
@@ -135,13 +142,6 @@ export function isSameOriginWithToken(
   expected: string,
   formToken: string | undefined,
 ): boolean {
-  const origin = request.headers.origin;
-  if (origin !== undefined && origin !== 'null') {
-    const ours = new Set([new URL(deps.config.publicBaseUrl).origin, `${request.protocol}://${request.host}`]);
-    if (!ours.has(origin)) return false;
-  } else if (origin === 'null') {
-    return false;
-  }
   const header = request.headers['x-csrf-token'];
-  return sameSecret(typeof header === 'string' ? header : formToken, expected);
+  return isOurOrigin(deps, request) && sameSecret(typeof header === 'string' ? header : formToken, expected);
 }
