@@ -7,7 +7,9 @@
 // (an HTML result) [fal:webhook-first] (the job's webhook is sent, and answered, before the
 // submit is answered: a job that ends at once) [fal:data-uri] (the result image inline, as
 // sync_mode gives it) [fal:cut] (the submit is read, then the connection is cut with no answer)
-// [fal:hang] (the submit is never answered); a speech endpoint reads its tag from the `text`. The
+// [fal:hang] (the submit is never answered) [fal:input-error] (accepted, then refused as fal does
+// after a job started: its status COMPLETED with `error`, its result a 422 with a validation
+// `detail`, and no webhook, as when fal's delivery was lost, so only polls tell); a speech endpoint reads its tag from the `text`. The
 // result is of the endpoint's kind, as fal shapes it: `{video: File}` (an H.264 MP4) for video
 // endpoints, `{model_mesh: File}` (a GLB, served as application/octet-stream as CDNs do) for 3D
 // ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
@@ -81,6 +83,18 @@ export interface FakeFal {
 }
 
 const USER_ID = 'user-fake-1';
+
+/** How fal reports an input it refused once the job had started: the status's error, the result's detail. */
+export const INPUT_ERROR = {
+  error: 'Invalid status code: 422',
+  detail: [
+    {
+      loc: ['body', 'image_url'],
+      msg: 'Failed to download the file. Please check if the URL is accessible.',
+      type: 'file_download_error',
+    },
+  ],
+};
 
 function tagOf(input: Record<string, unknown>): string | undefined {
   return /\[fal:([a-z0-9-]+)\]/.exec(String(input.prompt ?? input.text ?? ''))?.[1];
@@ -328,11 +342,15 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
           else if (job.polls === 1 && !job.finished)
             json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
           else if (job.polls === 2 && !job.finished) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
+          else if (tagOf(job.input) === 'input-error')
+            json(res, 200, { status: 'COMPLETED', error: INPUT_ERROR.error, ...links });
           else if (tagOf(job.input) === 'error')
             json(res, 200, { status: 'COMPLETED', error: 'CUDA out of memory', error_type: 'runner_error', ...links });
           else json(res, 200, { status: 'COMPLETED', metrics: { inference_time: 0.5 }, ...links });
         } else if (req.method === 'GET' && tail === '') {
-          if (tagOf(job.input) === '504-user') {
+          if (tagOf(job.input) === 'input-error') {
+            json(res, 422, { detail: INPUT_ERROR.detail });
+          } else if (tagOf(job.input) === '504-user') {
             json(res, 504, { detail: 'Request timed out' }, { 'x-fal-request-timeout-type': 'user' });
           } else json(res, 200, await result(job));
         } else json(res, 405, { detail: 'Method not allowed' });
@@ -418,7 +436,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         cancel_url: `${links}/cancel`,
       });
       if (holding) held.add(job.id);
-      else if (webhookUrl && !job.finished) setTimeout(() => void finish(job), 20);
+      else if (webhookUrl && !job.finished && tagOf(input) !== 'input-error') setTimeout(() => void finish(job), 20);
     })().catch((err: unknown) => {
       if (!res.headersSent) json(res, 500, { detail: String(err) });
     });

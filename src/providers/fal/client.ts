@@ -183,15 +183,19 @@ export function createFalProvider(settings: FalSettings): Provider {
         case 'IN_PROGRESS':
           return { kind: 'pending', pollAfterMs: POLL_RUNNING_MS };
         case 'COMPLETED': {
+          const completed =
+            typeof body.response_url === 'string' ? { ...handle, response_url: body.response_url } : handle;
           // A job that failed may still say COMPLETED, with its error beside it.
           if (body.error !== undefined && body.error !== null) {
             const errorType = typeof body.error_type === 'string' ? body.error_type : undefined;
-            return { kind: 'failed', error: completedWithError(String(body.error), errorType) };
+            const reported = completedWithError(String(body.error), errorType);
+            if (reported.kind !== 'unavailable') return { kind: 'failed', error: reported };
+            // The status says only that it failed; the result says why. A final answer there (a 422
+            // with a validation detail: the input) is the caller's, not fal's infrastructure.
+            const result = await fetchResult(completed, signal);
+            return result.kind === 'failed' && !result.error.retryable ? result : { kind: 'failed', error: reported };
           }
-          return fetchResult(
-            typeof body.response_url === 'string' ? { ...handle, response_url: body.response_url } : handle,
-            signal,
-          );
+          return fetchResult(completed, signal);
         }
         default:
           throw new ProviderError(`fal.ai answered an unknown status ${JSON.stringify(body.status)}`, true, {
