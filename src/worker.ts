@@ -34,8 +34,12 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   const context = executionContext(deps, abort);
   return {
     [ITEM_TASK]: async (payload) => {
-      const { item_id: itemId } = payload as { item_id: string };
-      await runItem(context, operations, itemId, { mayRetry: true });
+      const { item_id: itemId, wait_until: waitUntil } = payload as { item_id: string; wait_until?: unknown };
+      await runItem(context, operations, itemId, {
+        mayRetry: true,
+        // The next try of an item a synchronous request is waiting for.
+        waitUntil: typeof waitUntil === 'number' ? waitUntil : undefined,
+      });
     },
     [VENDOR_POLL_TASK]: async (payload) => {
       const { item_id: itemId, reported } = payload as { item_id: string; reported?: ProviderOutput };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nextPollDelay } from '../src/engine/vendor.ts';
-import { decide, type FailureSituation, isRefusalKind, redact } from '../src/providers/policy.ts';
+import { decide, type FailureSituation, isRefusalKind, MAX_RETRY_DELAY_MS, redact } from '../src/providers/policy.ts';
 import { ProviderError, type ProviderErrorKind } from '../src/providers/types.ts';
 
 const base: FailureSituation = {
@@ -36,6 +36,24 @@ test('a retryable failure is retried on its route after Retry-After while attemp
   assert.deepEqual(decide(error('unavailable', true), { ...base, routeFailures: 2 }), { action: 'failover' });
   assert.deepEqual(decide(error('unavailable', true), { ...base, routeFailures: 2, alternative: false }), {
     action: 'fail',
+  });
+});
+
+test('a synchronous request waits out a Retry-After that ends within its time, otherwise moves on at once', () => {
+  const sync = { ...base, mayRetry: false, waitLeftMs: 5000 };
+  assert.deepEqual(decide(error('rate_limited', true, 1000), sync), { action: 'retry', delayMs: 1000 });
+  assert.deepEqual(decide(error('rate_limited', true, 6000), sync), { action: 'failover' });
+  assert.deepEqual(decide(error('rate_limited', true, 6000), { ...sync, alternative: false }), { action: 'fail' });
+  assert.deepEqual(decide(error('unavailable', true), sync), { action: 'failover' }, 'no Retry-After: no wait');
+  assert.deepEqual(decide(error('rate_limited', true, 1000), { ...sync, routeFailures: 2 }), { action: 'failover' });
+  // The item's next job, run by a worker, retries only what starts within the request's time.
+  const next = { ...base, waitLeftMs: 5000 };
+  assert.deepEqual(decide(error('unavailable', true), next), { action: 'retry', delayMs: 0 });
+  assert.deepEqual(decide(error('rate_limited', true, 9000), next), { action: 'failover' });
+  // A worker's job waits at most MAX_RETRY_DELAY_MS, whatever the vendor asks.
+  assert.deepEqual(decide(error('rate_limited', true, 86_400_000), base), {
+    action: 'retry',
+    delayMs: MAX_RETRY_DELAY_MS,
   });
 });
 

@@ -174,9 +174,9 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
           await then(client, created);
         },
       });
-    const runHere = (itemIds: string[], timeoutMs = SYNC_SAFETY_NET_MS / 2) => {
+    const runHere = (itemIds: string[], timeoutMs = SYNC_SAFETY_NET_MS / 2, waitUntil?: number) => {
       const context = executionContext(deps, AbortSignal.timeout(timeoutMs));
-      return Promise.all(itemIds.map((id) => runItem(context, operations, id, { mayRetry: false })));
+      return Promise.all(itemIds.map((id) => runItem(context, operations, id, { mayRetry: false, waitUntil })));
     };
 
     if (!endpoint.sync) {
@@ -201,7 +201,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       }));
     const waitMs = deps.config.syncRequestTimeoutS * 1000;
     const deadline = Date.now() + waitMs;
-    await runHere(created.itemIds, waitMs);
+    await runHere(created.itemIds, waitMs, deadline);
     // A vendor that took the work as a job finishes it by its webhook or polls: wait for them.
     await waitUntilFinished(deps.pool, created.itemIds, deadline);
     // What has not finished by now (waiting for room in the team's cap, or still at a vendor) is

@@ -9,6 +9,11 @@ import { submitToVendor } from './vendor.ts';
 /** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
 export interface RunOptions {
   mayRetry: boolean;
+  /**
+   * The deadline (epoch ms) of the synchronous request waiting for the item: a vendor's Retry-After
+   * is waited for only when the next try starts before it, and the item's next job carries it.
+   */
+  waitUntil?: number;
 }
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */

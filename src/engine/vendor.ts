@@ -18,6 +18,7 @@ import {
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { executable, type Outcome, recordOutcome } from './finish.ts';
+import type { RunOptions } from './run-item.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation, VendorWork } from './types.ts';
 
@@ -141,7 +142,7 @@ export async function submitToVendor(
   item: sql.ClaimedItem,
   candidates: PickedRoute[],
   work: VendorWork,
-  options: { mayRetry: boolean },
+  options: RunOptions,
 ): Promise<void> {
   if (item.vendor_state === 'accepted') {
     await queuePoll(ctx.pool, item.id, 0);
@@ -220,7 +221,7 @@ async function send(
   work: VendorWork,
   picked: PickedRoute,
   attemptId: string,
-  options: { mayRetry: boolean },
+  options: RunOptions,
 ): Promise<void> {
   const { provider, route } = picked;
   const sentTo = { provider: provider.id, vendor_endpoint: route.endpoint };
@@ -241,12 +242,10 @@ async function send(
         // Still submitting, with the same attempt: the next run asks again with the same key.
         await withTransaction(ctx.pool, async (client) => {
           await sql.recordItemFailure(client, item.id);
-          await addJob(
-            client,
-            ITEM_TASK,
-            { item_id: item.id },
-            { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: new Date(Date.now() + (error.retryAfterMs ?? 1000)) },
-          );
+          await addJob(client, ITEM_TASK, itemJob(item.id, options.waitUntil), {
+            maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
+            runAt: new Date(Date.now() + (error.retryAfterMs ?? 1000)),
+          });
         });
         return;
       }
@@ -265,7 +264,7 @@ async function send(
     // Refused (or never sent): nothing was accepted, so the item may be sent again.
     await endAttempt(ctx, item.id, sentTo, { outcome: 'submit_failed', error: message, errorKind: error.kind });
     await sql.clearVendorState(ctx.pool, item.id);
-    await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, mayRetry: options.mayRetry });
+    await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
     return;
   }
   await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
@@ -521,7 +520,7 @@ async function failOrRetry(
   route: { provider: string | null; endpoint: string },
   candidates: PickedRoute[],
   error: ProviderError,
-  situation: { accepted: boolean; mayRetry: boolean },
+  situation: { accepted: boolean } & RunOptions,
 ): Promise<void> {
   const provider = route.provider ?? '';
   const current = routeKey({ provider, endpoint: route.endpoint });
@@ -545,6 +544,7 @@ async function failOrRetry(
     alternative,
     routeCooling,
     mayRetry: situation.mayRetry,
+    waitLeftMs: situation.waitUntil === undefined ? undefined : situation.waitUntil - Date.now(),
   });
   if (decision.action === 'fail') {
     const message = redact(error.message, ctx.providers.secrets());
@@ -559,13 +559,16 @@ async function failOrRetry(
   const delay = decision.action === 'retry' ? decision.delayMs : 0;
   await withTransaction(ctx.pool, async (client) => {
     await sql.recordItemFailure(client, item.id, decision.action === 'failover' ? current : undefined);
-    await addJob(
-      client,
-      ITEM_TASK,
-      { item_id: item.id },
-      { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: new Date(Date.now() + delay) },
-    );
+    await addJob(client, ITEM_TASK, itemJob(item.id, situation.waitUntil), {
+      maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
+      runAt: new Date(Date.now() + delay),
+    });
   });
+}
+
+/** The payload of an item's next job: the deadline of a synchronous request waiting for it rides along. */
+function itemJob(itemId: string, waitUntil: number | undefined): Record<string, unknown> {
+  return waitUntil === undefined ? { item_id: itemId } : { item_id: itemId, wait_until: waitUntil };
 }
 
 function finish(ctx: ExecutionContext, operation: Operation | undefined, item: sql.ClaimedItem, outcome: Outcome) {

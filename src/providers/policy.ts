@@ -24,11 +24,20 @@ export interface FailureSituation {
   /** The current route is cooling down (its breaker opened, possibly with this failure). */
   routeCooling: boolean;
   /**
-   * Whether the same route may be tried again (a synchronous request may not wait for that; it may
-   * still move to another route at once).
+   * Whether the same route may be tried again (a worker's job; a synchronous request's own run
+   * waits only for a Retry-After within `waitLeftMs`, and may still move to another route at once).
    */
   mayRetry: boolean;
+  /**
+   * For a synchronous request, how long it may still wait (ms): the same route is tried again only
+   * when that retry starts within it, and in the request itself only when the vendor said when
+   * (Retry-After). Undefined: no request is waiting.
+   */
+  waitLeftMs?: number;
 }
+
+/** The longest a vendor's Retry-After holds an item back before the next try. */
+export const MAX_RETRY_DELAY_MS = 10 * 60_000;
 
 export type Decision = { action: 'retry'; delayMs: number } | { action: 'failover' } | { action: 'fail' };
 
@@ -50,18 +59,24 @@ export function isRefusalKind(kind: string | null | undefined): boolean {
  * - a route that cools down, or a failure that is not retryable there, moves to the next route
  *   at once; otherwise a retryable failure is retried on the same route (after the vendor's
  *   Retry-After) while attempts remain, then the next route is tried;
- * - a synchronous request is not retried on its route (it would wait), but fails over at once;
+ * - a synchronous request is retried on its route only after a Retry-After that ends while it may
+ *   still wait (a longer one fails over at once, or fails); a Retry-After is capped at
+ *   MAX_RETRY_DELAY_MS;
  * - with nothing left, the item fails (and is refunded once, by the engine).
  */
 export function decide(error: ProviderError, situation: FailureSituation): Decision {
   const fail = { action: 'fail' } as const;
   if (FINAL_KINDS.has(error.kind)) return fail;
   const mayFailover = error.failover && situation.alternative && (!situation.accepted || error.kind === 'unavailable');
-  if (!situation.mayRetry) return mayFailover ? { action: 'failover' } : fail;
+  const delayMs = Math.min(MAX_RETRY_DELAY_MS, Math.max(0, error.retryAfterMs ?? 0));
+  const { waitLeftMs } = situation;
+  const mayWait =
+    waitLeftMs === undefined
+      ? situation.mayRetry
+      : (situation.mayRetry || error.retryAfterMs !== undefined) && delayMs < waitLeftMs;
+  if (!mayWait) return mayFailover ? { action: 'failover' } : fail;
   if (mayFailover && (situation.routeCooling || !error.retryable)) return { action: 'failover' };
-  if (error.retryable && situation.routeFailures + 1 < situation.maxAttempts) {
-    return { action: 'retry', delayMs: Math.max(0, error.retryAfterMs ?? 0) };
-  }
+  if (error.retryable && situation.routeFailures + 1 < situation.maxAttempts) return { action: 'retry', delayMs };
   if (mayFailover) return { action: 'failover' };
   return fail;
 }

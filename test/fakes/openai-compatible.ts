@@ -7,8 +7,9 @@
 // there are OpenRouter-shaped): `POST …/chat/completions`, `GET …/models` and OpenRouter's
 // `GET /api/v1/key`. With a key it refuses other bearers (401); without one it takes any, as a
 // local server does. Tests pick a behaviour with a tag in the user message:
-// [oai:400] [oai:422] [oai:404] (vLLM's top-level error shape) [oai:429] [oai:quota] (OpenAI's
-// 429 insufficient_quota) [oai:402] [oai:in-flight] (OpenRouter's 402 of its in-flight budget)
+// [oai:400] [oai:422] [oai:404] (vLLM's top-level error shape) [oai:429] [oai:429-once] (a 429
+// with `Retry-After: 1` the first time a prompt is sent, then the answer) [oai:429-later] (a 429
+// whose Retry-After is an HTTP date ten minutes ahead) [oai:quota] (OpenAI's 429 insufficient_quota) [oai:402] [oai:in-flight] (OpenRouter's 402 of its in-flight budget)
 // [oai:moderation] (OpenRouter's 403 with reasons) [oai:408] [oai:500] [oai:503] [oai:502-html]
 // (a proxy's page) [oai:upstream-429] (OpenRouter's "Provider returned error", Retry-After only in
 // its metadata) [oai:error-200] (a 200 holding only `error`) [oai:content-filter] [oai:refusal]
@@ -58,6 +59,18 @@ function openAiError(res: ServerResponse, status: number, message: string, type:
   json(res, status, { error: { message, type, param: null, code } }, status === 429 ? { 'retry-after': '3' } : {});
 }
 
+/** OpenAI's rate limit, with the Retry-After given (seconds or an HTTP date). */
+function rateLimited(res: ServerResponse, retryAfter: string): void {
+  json(
+    res,
+    429,
+    {
+      error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+    },
+    { 'retry-after': retryAfter },
+  );
+}
+
 /** OpenRouter's error shape: the status again as `code`, details in `metadata`. */
 function openRouterError(
   res: ServerResponse,
@@ -85,6 +98,9 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
   const submissions: FakeChatSubmission[] = [];
   const answers: FakeChatAnswer[] = [];
   const checks: FakeOpenAiCompatible['checks'] = [];
+
+  // Prompts already answered once with [oai:429-once]'s 429.
+  const limitedOnce = new Set<string>();
 
   const refusedKey = (req: IncomingMessage): boolean =>
     apiKey !== undefined && req.headers.authorization !== `Bearer ${apiKey}`;
@@ -130,6 +146,16 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
         return;
       case '429':
         openAiError(res, 429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded');
+        return;
+      case '429-once':
+        if (!limitedOnce.has(prompt)) {
+          limitedOnce.add(prompt);
+          rateLimited(res, '1');
+          return;
+        }
+        break;
+      case '429-later':
+        rateLimited(res, new Date(Date.now() + 600_000).toUTCString());
         return;
       case 'quota':
         openAiError(
