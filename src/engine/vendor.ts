@@ -17,7 +17,7 @@ import {
 } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
-import { executable, type Outcome, recordOutcome } from './finish.ts';
+import { discardResult, executable, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation, VendorWork } from './types.ts';
 
@@ -359,6 +359,9 @@ async function completeFromOutput(
     await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal', provider });
     return;
   }
+  // Once stored, the file may be fetched (its URL can have been handed out): record that first,
+  // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
+  if (!(await sql.markStoringResult(ctx.pool, item.id))) return;
   let stored: StoredResult;
   let metadata = output.metadata;
   try {
@@ -390,7 +393,7 @@ async function completeFromOutput(
   }
   const settled = operation.settle?.(executable(item), output, item.price);
   await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: output.vendorCost ?? null });
-  await finish(ctx, operation, item, {
+  const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
     url: stored.url,
@@ -403,6 +406,7 @@ async function completeFromOutput(
       actualCredits: settled?.actualCredits,
     },
   });
+  if (!completed) await discardResult(ctx, item.id, stored.key);
 }
 
 /** A vendor's file once it is in our storage. */

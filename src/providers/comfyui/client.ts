@@ -9,6 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { contentTypeForFileName } from '../../lib/media-types.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
+  type CancelAnswer,
   type Fetch,
   type OutputFile,
   type PollResult,
@@ -399,16 +400,22 @@ export function createComfyProvider(settings: ComfySettings): Provider {
       }
     },
 
-    async cancel(handle: VendorHandle): Promise<void> {
+    async cancel(handle: VendorHandle): Promise<CancelAnswer> {
       const id = promptIdOf(handle);
       let queue = await readQueue();
-      if (has(queue.pending, id)) {
+      const waited = has(queue.pending, id);
+      if (waited) {
         await call('/queue', { method: 'POST', json: { delete: [id] } });
         // It may have started meanwhile, and then it is interrupted.
         queue = await readQueue();
       }
       // Only when it runs: an older ComfyUI ignores the prompt_id and would stop whatever runs.
-      if (has(queue.running, id)) await call('/interrupt', { method: 'POST', json: { prompt_id: id } });
+      if (has(queue.running, id)) {
+        await call('/interrupt', { method: 'POST', json: { prompt_id: id } });
+        return 'running';
+      }
+      // Neither waiting nor running: it had ended (its poll reads how).
+      return waited ? 'not_started' : 'finished';
     },
   };
   return provider;
