@@ -1,4 +1,4 @@
-// Nothing delivered is refunded: an influencer video's frames, answered in its response, stay
+// Nothing delivered is refunded: an influencer video's frames, whose URLs its answer hands out, stay
 // charged when the video is cancelled; a 3D model whose URL was handed out at creation cannot be
 // cancelled once its file is being stored: the cancel answers that the work completed.
 import assert from 'node:assert/strict';
@@ -22,15 +22,33 @@ const refundsOf = async (server: TestServer, generationId: string) =>
     ).rows[0].sum,
   );
 
-describe('an influencer video cancelled after its frames were delivered', () => {
+/** Waits until the item at `position` of a generation satisfies `ready` (its row as SQL reads it). */
+async function untilItem(
+  server: TestServer,
+  generationId: string,
+  position: number,
+  ready: (row: { status: string; vendor_state: string | null }) => boolean,
+): Promise<void> {
+  for (const deadline = Date.now() + 30_000; ; await sleep(50)) {
+    const { rows } = await server.app.deps.pool.query(
+      `select status, vendor_state from generation_items where generation_id = $1 and position = $2`,
+      [generationId, position],
+    );
+    if (rows[0] && ready(rows[0])) return;
+    if (Date.now() > deadline) assert.fail(`item ${position} never got there: ${JSON.stringify(rows[0])}`);
+  }
+}
+
+describe('cancelling what was already delivered (fal)', () => {
+  let fal: FakeFal;
   let server: TestServer;
   let team: TeamFixture;
   let images: Server;
   let faceUrl: string;
 
   before(async () => {
-    // Each simulated call takes 1.5 s: the video part is still at work when the cancel comes.
-    server = await startTestServer({ env: { SIMULATOR_DELAY_MS: '1500', WORKER_CONCURRENCY: '2' } });
+    fal = await startFakeFal();
+    server = await startTestServer({ env: fal.env });
     team = await createTeam(server, 100_000);
     const face = await sharp({
       create: { width: 512, height: 512, channels: 3, background: { r: 200, g: 160, b: 140 } },
@@ -44,11 +62,15 @@ describe('an influencer video cancelled after its frames were delivered', () => 
     faceUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/face.png`;
   });
   after(async () => {
+    fal.hold(false);
+    fal.holdFiles(false);
+    await fal.release();
     images.close();
     await server.close();
+    await fal.close();
   });
 
-  test('keeps the charge of the frames it answered with; only the video part is refunded', async () => {
+  test('an influencer video keeps the charge of the frames it handed out; only the video part is refunded', async () => {
     const made = await call<{ influencer_id: string }>(server, 'POST', '/api/v1/influencers/create', {
       token: team.key,
       body: { image_urls: [faceUrl], name: 'Frame Keeper' },
@@ -56,6 +78,8 @@ describe('an influencer video cancelled after its frames were delivered', () => 
     assert.equal(made.status, 200, made.text);
     await waitForInfluencer(server, team.key, made.body.influencer_id);
     const before = await balanceOf(server, team.key);
+    // The frames are made at once; the video between them waits in fal's queue.
+    fal.hold(true, 'IN_QUEUE', 'fal-ai/bytedance/seedance/v1/pro/image-to-video');
     const video = await call<{
       generation_id: string;
       first_frame_url: string;
@@ -67,8 +91,9 @@ describe('an influencer video cancelled after its frames were delivered', () => 
     });
     assert.equal(video.status, 200, video.text);
     assert.equal(video.body.credits_used, 30 * 8, 'the price is unchanged: 30 credits a second');
+    await untilItem(server, video.body.generation_id, 2, (row) => row.vendor_state === 'accepted');
     for (const frame of [video.body.first_frame_url, video.body.last_frame_url]) {
-      assert.equal((await fetch(frame)).status, 200, 'the frames were delivered with the answer');
+      assert.equal((await fetch(frame)).status, 200, 'the frames were delivered');
     }
     const answer = await call<CancelAnswer>(server, 'POST', `/api/v1/generations/${video.body.generation_id}/cancel`, {
       token: team.key,
@@ -87,26 +112,11 @@ describe('an influencer video cancelled after its frames were delivered', () => 
     assert.equal(await refundsOf(server, video.body.generation_id), video.body.credits_used - frames);
     assert.equal(answer.body.refunded_credits, video.body.credits_used - frames);
     assert.equal(answer.body.credits_used, frames);
-  });
-});
-
-describe('a 3D model whose URL was handed out', () => {
-  let fal: FakeFal;
-  let server: TestServer;
-  let team: TeamFixture;
-
-  before(async () => {
-    fal = await startFakeFal();
-    server = await startTestServer({ env: fal.env });
-    team = await createTeam(server, 100_000);
-  });
-  after(async () => {
-    fal.holdFiles(false);
-    await server.close();
-    await fal.close();
+    fal.hold(false);
+    await fal.release();
   });
 
-  test('a cancel while its file is being stored answers that it completed, and refunds nothing', async () => {
+  test('a 3D model whose file is being stored under the URL handed out answers that it completed, and refunds nothing', async () => {
     const before = await balanceOf(server, team.key);
     fal.holdFiles(true);
     const requested = fal.fileRequests();

@@ -72,10 +72,10 @@ export interface FakeFal {
   /** Makes every submit to `endpoint` answer 503 (no runner), or serve again with `false`. */
   outage(endpoint: string, down: boolean): void;
   /**
-   * While holding, accepted jobs stay IN_PROGRESS (or IN_QUEUE, with `stage`) and send no webhook
-   * until `release()`.
+   * While holding, accepted jobs (of `endpoint` only, when given) stay IN_PROGRESS (or IN_QUEUE,
+   * with `stage`) and send no webhook until `release()`.
    */
-  hold(on: boolean, stage?: 'IN_PROGRESS' | 'IN_QUEUE'): void;
+  hold(on: boolean, stage?: 'IN_PROGRESS' | 'IN_QUEUE', endpoint?: string): void;
   /** While on, downloads of result files wait (answering nothing) until it is turned off. */
   holdFiles(on: boolean): void;
   /** Downloads of result files asked for so far (answered or waiting). */
@@ -207,6 +207,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const webhooks: SentWebhook[] = [];
   let holding = false;
   let heldStage: 'IN_PROGRESS' | 'IN_QUEUE' = 'IN_PROGRESS';
+  let heldEndpoint: string | undefined;
   let filesHeld: Promise<void> | undefined;
   let releaseFiles = () => {};
   let fileRequests = 0;
@@ -438,7 +439,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         status_url: `${links}/status`,
         cancel_url: `${links}/cancel`,
       });
-      if (holding) held.add(job.id);
+      if (holding && (heldEndpoint === undefined || heldEndpoint === endpoint)) held.add(job.id);
       else if (webhookUrl && !job.finished) setTimeout(() => void finish(job), 20);
     })().catch((err: unknown) => {
       if (!res.headersSent) json(res, 500, { detail: String(err) });
@@ -476,9 +477,10 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       if (isDown) down.add(endpoint);
       else down.delete(endpoint);
     },
-    hold: (on, stage = 'IN_PROGRESS') => {
+    hold: (on, stage = 'IN_PROGRESS', endpoint = undefined) => {
       holding = on;
       heldStage = stage;
+      heldEndpoint = endpoint;
     },
     holdFiles: (on) => {
       if (on && !filesHeld) filesHeld = new Promise<void>((resolve) => (releaseFiles = resolve));
