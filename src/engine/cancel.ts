@@ -75,8 +75,11 @@ export interface CancelOptions extends StopOptions {
 
 /** What a cancel did to one unfinished item. */
 export type ItemCancel =
-  /** Failed as canceled; `refunded` its price, or 0 when a vendor was already running it. */
-  | { kind: 'canceled'; refunded: number; keptBy: string | null }
+  /**
+   * Failed as canceled; `refunded` its price, or 0 when a vendor was already running it (`keptBy`
+   * that vendor; `stopped` whether it has a cancel it was asked with).
+   */
+  | { kind: 'canceled'; refunded: number; keptBy: string | null; stopped: boolean }
   /** Its result was being stored, or its vendor job had finished: it completes, and stays charged. */
   | { kind: 'completing' }
   /** It failed by itself meanwhile (refunded as any failure). */
@@ -147,7 +150,12 @@ async function cancelItem(
   }
   await endVendorAttempt(pool, services, item, { error, errorKind: 'canceled' });
   if (!asked) await cancelRecordedJob(pool, item.id, options);
-  return { kind: 'canceled', refunded: refund ? item.price : 0, keptBy: refund ? null : item.provider };
+  return {
+    kind: 'canceled',
+    refunded: refund ? item.price : 0,
+    keptBy: refund ? null : item.provider,
+    stopped: asked || Boolean(item.provider && options.providers.get(item.provider)?.cancel),
+  };
 }
 
 /** What a cancel's answer says of it, plainly. */
@@ -159,9 +167,12 @@ function describeCancel(items: ItemCancel[], refunded: number, policy: CancelRef
   const parts = [`Cancelled ${plural(canceled.length, 'item')}; ${plural(refunded, 'credit')} refunded.`];
   if (kept.length > 0) {
     const vendors = [...new Set(kept.map((i) => i.keptBy))].join(', ');
+    const stop = kept.every((i) => i.kind === 'canceled' && i.stopped)
+      ? 'it was asked to stop'
+      : 'a vendor with no cancel runs it to its end';
     parts.push(
       `${plural(kept.length, 'item')} ${kept.length === 1 ? 'was' : 'were'} not refunded: ${vendors} had already ` +
-        `started the work, which it charges for (CANCEL_REFUND=${policy}); it was asked to stop.`,
+        `started the work, which it charges for (CANCEL_REFUND=${policy}); ${stop}.`,
     );
   }
   if (completing > 0) {

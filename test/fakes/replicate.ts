@@ -342,8 +342,10 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
         json(res, 200, view(p));
       } else if (req.method === 'POST' && third === 'cancel') {
         cancels.push(p.id);
-        if (!p.ended) {
-          p.canceledBeforeStart = view(p).status === 'starting';
+        // Only a prediction still starting or processing is canceled; an ended one stays as it ended.
+        const now = view(p).status;
+        if (now === 'starting' || now === 'processing') {
+          p.canceledBeforeStart = now === 'starting';
           p.canceled = true;
         }
         json(res, 200, view(p));
