@@ -3,6 +3,7 @@
 // (CANCEL_REFUND=full gives it back), and the answer says which; the vendor is asked to stop either way.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Browser } from './console-helpers.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
@@ -107,6 +108,25 @@ describe('cancel refunds by what the vendor did (CANCEL_REFUND default: none)', 
       const later = await waitForGeneration(server, team.key, created.generation_id);
       assert.equal(later.items[0]?.status, 'FAILED');
       assert.equal(await balanceOf(server, team.key), before - created.credits_used);
+    } finally {
+      fal.hold(false);
+      await fal.release();
+    }
+  });
+
+  test('the console’s cancel button shows what the cancel refunded, and why not', async () => {
+    fal.hold(true, 'IN_PROGRESS');
+    try {
+      const created = await create(server, team, 'running at fal, cancelled in the console', 'flux-1-schnell');
+      await untilAccepted(server, created.generation_id);
+      const browser = new Browser(server);
+      await browser.signIn(team.key);
+      const path = `/console/generations/${created.generation_id}`;
+      const csrf = await browser.csrf(path);
+      const fragment = await browser.request('POST', `${path}/cancel`, { _csrf: csrf }, { 'hx-request': 'true' });
+      assert.equal(fragment.status, 200, fragment.text);
+      assert.match(fragment.text, /Cancelled 1 item; 0 credits refunded\. 1 item was not refunded: fal had already/);
+      assert.match(fragment.text, /canceled: not refunded/);
     } finally {
       fal.hold(false);
       await fal.release();
