@@ -142,6 +142,17 @@ export function recordOutcome(
 }
 
 /**
+ * Records that the item's result file is about to be stored (see sql.markStoringResult), riding
+ * out a database outage as recording its outcome does: done work is not thrown away. False when
+ * the item has ended meanwhile: nothing is to be stored then.
+ */
+export function markStoringResult(ctx: ExecutionContext, itemId: string): Promise<boolean> {
+  return retryWhileUnavailable(() => sql.markStoringResult(ctx.pool, itemId), {
+    maxMs: ctx.itemPolicy.finishPatienceMs,
+  });
+}
+
+/**
  * Deletes the result file a run stored for an item that did not complete (it was failed while the
  * file was being written: past its deadline, or a synchronous request's timeout), so that nothing
  * refunded stays fetchable. A file of an item that completed (another run's) is kept.

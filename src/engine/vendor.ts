@@ -17,7 +17,7 @@ import {
 } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
-import { discardResult, executable, type Outcome, recordOutcome } from './finish.ts';
+import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation, VendorWork } from './types.ts';
 
@@ -361,7 +361,7 @@ async function completeFromOutput(
   }
   // Once stored, the file may be fetched (its URL can have been handed out): record that first,
   // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!(await sql.markStoringResult(ctx.pool, item.id))) return;
+  if (!(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult;
   let metadata = output.metadata;
   try {
