@@ -126,10 +126,15 @@ async function cancelItem(
         options.log?.(err as Error);
       }
     }
-    if (answer === 'finished') {
-      // Its result is ready at the vendor: poll for it now, and leave the item to complete.
-      await queuePoll(pool, item.id, 0);
-      return { kind: 'completing' };
+    if (answer === 'finished' && provider) {
+      // It ended at the vendor first. With a result, the item completes (polled now); without one
+      // it fails here, refunded like any failure, rather than be tried again after the cancel.
+      const ended = await provider.poll(item.vendor_handle as VendorHandle).catch(() => undefined);
+      if (ended?.kind !== 'failed') {
+        await queuePoll(pool, item.id, 0);
+        return { kind: 'completing' };
+      }
+      answer = 'not_started';
     }
     vendorRuns = answer === 'running';
   }

@@ -403,8 +403,7 @@ export function createComfyProvider(settings: ComfySettings): Provider {
     async cancel(handle: VendorHandle): Promise<CancelAnswer> {
       const id = promptIdOf(handle);
       let queue = await readQueue();
-      const waited = has(queue.pending, id);
-      if (waited) {
+      if (has(queue.pending, id)) {
         await call('/queue', { method: 'POST', json: { delete: [id] } });
         // It may have started meanwhile, and then it is interrupted.
         queue = await readQueue();
@@ -414,8 +413,9 @@ export function createComfyProvider(settings: ComfySettings): Provider {
         await call('/interrupt', { method: 'POST', json: { prompt_id: id } });
         return 'running';
       }
-      // Neither waiting nor running: it had ended (its poll reads how).
-      return waited ? 'not_started' : 'finished';
+      // Neither waiting nor running: nothing runs on for it (a prompt that had ended is dropped;
+      // a self-hosted server charges nothing for it).
+      return 'not_started';
     },
   };
   return provider;
