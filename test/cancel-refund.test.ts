@@ -190,3 +190,46 @@ describe('CANCEL_REFUND=full', () => {
     assert.equal(await balanceOf(server, team.key), before);
   });
 });
+
+describe('a cancel that finds the vendor job already finished', () => {
+  let fal: FakeFal;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    // No webhooks (fal cannot reach a private address) and polls far apart: the job can end at fal
+    // while the item still waits for its next poll.
+    server = await startTestServer({
+      env: { ...fal.env, ALLOW_PRIVATE_URLS: 'false', VENDOR_POLL_MIN_MS: '600000', VENDOR_POLL_MAX_MS: '600000' },
+    });
+    team = await createTeam(server, 100_000);
+  });
+  after(async () => {
+    fal.hold(false);
+    await fal.release();
+    await server.close();
+    await fal.close();
+  });
+
+  test('lets the item complete with its result, answers that it completed, and refunds nothing', async () => {
+    fal.hold(true, 'IN_PROGRESS');
+    const before = await balanceOf(server, team.key);
+    const created = await create(server, team, 'finished at fal before the cancel', 'flux-1-schnell');
+    await untilAccepted(server, created.generation_id);
+    fal.hold(false);
+    await fal.release();
+    const answer = await call<{ error: { code: string; message: string } }>(
+      server,
+      'POST',
+      `/api/v1/generations/${created.generation_id}/cancel`,
+      { token: team.key },
+    );
+    assert.equal(answer.status, 409, answer.text);
+    assert.equal(answer.body.error.code, 'generation_finished');
+    assert.match(answer.body.error.message, /completed before the cancel/);
+    const done = await waitForGeneration(server, team.key, created.generation_id);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    assert.equal(await balanceOf(server, team.key), before - created.credits_used);
+  });
+});
