@@ -52,6 +52,7 @@ const EnvSchema = Type.Object({
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
   TEAM_MAX_CONCURRENT_ITEMS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
   SYNC_REQUEST_TIMEOUT_S: Type.Integer({ minimum: 1, maximum: 300, default: 300 }),
+  CANCEL_REFUND: Type.Enum(['none', 'full'], { default: 'none' }),
   CONSOLE_SESSION_IDLE_MINUTES: Type.Integer({ minimum: 1, maximum: 10_080, default: 60 }),
   CONSOLE_SESSION_MAX_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 12 }),
   ITEM_LEASE_MS: Type.Integer({ minimum: 300, default: 60_000 }),
@@ -197,6 +198,11 @@ export interface Config {
    * what has not finished by then is failed and refunded.
    */
   syncRequestTimeoutS: number;
+  /**
+   * What a team's cancel refunds of an item a vendor was already running (and charges for):
+   * `none` or `full`. Work no vendor had started is always refunded in full.
+   */
+  cancelRefund: 'none' | 'full';
   /** Console sign-in sessions: they end after `idleMs` without a request, or `maxMs` after sign-in. */
   console: { idleMs: number; maxMs: number };
   /** Delays before each webhook retry, in seconds. */
@@ -432,6 +438,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulatorDelayMs: e.SIMULATOR_DELAY_MS,
     eventsKeepAliveMs: e.EVENTS_KEEP_ALIVE_MS,
     syncRequestTimeoutS: e.SYNC_REQUEST_TIMEOUT_S,
+    cancelRefund: e.CANCEL_REFUND,
     console: { idleMs: e.CONSOLE_SESSION_IDLE_MINUTES * 60_000, maxMs: e.CONSOLE_SESSION_MAX_HOURS * 3_600_000 },
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     recordsRetentionDays: e.RECORDS_RETENTION_DAYS,

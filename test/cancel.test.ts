@@ -1,6 +1,7 @@
 // Cancelling a generation (POST /api/v1/generations/{id}/cancel): unfinished items end FAILED with
-// `canceled` and are refunded once, vendor jobs are cancelled at the vendor, a finished generation
-// is 409, and a cancel racing the completion ends one way only with the money right.
+// `canceled` and are refunded once (what a vendor already runs is not: cancel-refund.test.ts),
+// vendor jobs are cancelled at the vendor, a finished generation is 409, and a cancel racing the
+// completion ends one way only with the money right.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
@@ -39,9 +40,14 @@ describe('cancelling on the simulator', () => {
     return r.body;
   };
   const cancel = (id: string, key = team.key) =>
-    call<StatusRecord & { error?: { code: string } }>(server, 'POST', `/api/v1/generations/${id}/cancel`, {
-      token: key,
-    });
+    call<StatusRecord & { refunded_credits: number; message: string; error?: { code: string } }>(
+      server,
+      'POST',
+      `/api/v1/generations/${id}/cancel`,
+      {
+        token: key,
+      },
+    );
 
   test('the unfinished items fail as canceled and are refunded once; a second cancel is 409', async () => {
     const before = await balanceOf(server, team.key);
@@ -54,6 +60,9 @@ describe('cancelling on the simulator', () => {
       Array.from({ length: 4 }, () => ['FAILED', 'canceled']),
     );
     assert.equal(canceled.body.credits_used, 0);
+    // The simulator has no vendor to pay: everything is refunded, and the answer says so.
+    assert.equal(canceled.body.refunded_credits, created.credits_used);
+    assert.match(canceled.body.message, /^Cancelled 4 items; \d+ credits refunded\.$/);
     assert.equal(await balanceOf(server, team.key), before);
     assert.equal(await refundsOf(server, created.generation_id), 4, 'one refund per item');
     const again = await cancel(created.generation_id);
@@ -177,8 +186,8 @@ describe('cancelling a vendor job', () => {
     await fal.close();
   });
 
-  test('a job running at fal is cancelled there, and the item refunded', async () => {
-    fal.hold(true);
+  test('a job waiting in fal’s queue is cancelled there, and the item refunded', async () => {
+    fal.hold(true, 'IN_QUEUE');
     const before = await balanceOf(server, team.key);
     const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
       token: team.key,

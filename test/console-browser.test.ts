@@ -341,7 +341,10 @@ describe('the console in Chromium', () => {
     await page.locator('#result .badge.failed').first().waitFor({ timeout: 20_000 });
     const result = (await page.locator('#result').textContent()) ?? '';
     assert.match(result, /The simulator failed this work because the prompt asked for it/);
-    assert.match(result, /0 of 1 completed, 1 failed · 0 credits \(failed items are refunded\)/);
+    assert.match(
+      result,
+      /0 of 1 completed, 1 failed · 0 credits \(failed items are refunded, unless their error says otherwise\)/,
+    );
     assert.deepEqual(problems, []);
 
     // Its own page says the same; the ledger has the charge and its refund.

@@ -372,17 +372,17 @@ describe('the ComfyUI adapter', () => {
     assert.equal(memory.vendorCode, 'torch.OutOfMemoryError');
   });
 
-  test('cancel deletes a pending prompt from the queue and interrupts a running one, which then polls canceled', async () => {
+  test('cancel deletes a pending prompt from the queue (not started) and interrupts a running one, which then polls canceled', async () => {
     const waiting = await submit('text-to-image', imageInput());
     const interruptsBefore = comfy.interrupts.length;
-    await provider.cancel?.(waiting.handle);
+    assert.equal(await provider.cancel?.(waiting.handle), 'not_started');
     assert.deepEqual(comfy.deletes.at(-1), waiting.vendorRequestId);
     assert.equal(comfy.interrupts.length, interruptsBefore, 'nothing running was interrupted');
     assert.equal(comfy.state(waiting.vendorRequestId), undefined);
 
     const busy = await submit('text-to-image', imageInput());
     comfy.run(busy.vendorRequestId);
-    await provider.cancel?.(busy.handle);
+    assert.equal(await provider.cancel?.(busy.handle), 'running');
     assert.deepEqual(comfy.interrupts.at(-1), { prompt_id: busy.vendorRequestId });
     const canceled = failed(await provider.poll(busy.handle));
     assert.equal(canceled.kind, 'canceled');

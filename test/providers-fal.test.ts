@@ -154,10 +154,16 @@ describe('the fal.ai adapter', () => {
     assert.equal(timeout.failover, false);
   });
 
-  test('cancel asks fal with PUT on the cancel URL', async () => {
+  test('cancel asks fal with PUT on the cancel URL, and says whether the job had started or finished', async () => {
     const { handle } = await submit('to cancel');
-    await provider.cancel?.(handle);
+    // Its status, read first, says IN_QUEUE: fal removes it from its queue, it never runs.
+    assert.equal(await provider.cancel?.(handle), 'not_started');
     assert.deepEqual(fal.cancels.at(-1), handle.request_id);
+    // Read again it is IN_PROGRESS: the cancel only signals its runner.
+    assert.equal(await provider.cancel?.(handle), 'running');
+    const done = await submit('done before the cancel');
+    for (let i = 0; i < 3; i++) await provider.poll(done.handle);
+    assert.equal(await provider.cancel?.(done.handle), 'finished');
   });
 
   test('an unreachable fal is retryable and unavailable', async () => {

@@ -201,11 +201,17 @@ describe('the Replicate adapter', () => {
     assert.equal((await provider.poll(stored)).kind, 'pending');
   });
 
-  test('cancel POSTs to the cancel URL', async () => {
+  test('cancel POSTs to the cancel URL, and says whether the prediction had started or finished', async () => {
     const { handle } = accepted(await submit('to cancel'));
-    await provider.cancel?.(handle);
+    // Still starting: canceled with started_at null, never run, not billed.
+    assert.equal(await provider.cancel?.(handle), 'not_started');
     assert.equal(replicate.cancels.at(-1), handle.prediction_id);
     assert.equal(failedError(await provider.poll(handle)).kind, 'canceled');
+    const running = accepted(await submit('busy [replicate:running]'));
+    assert.equal(await provider.cancel?.(running.handle), 'running');
+    const done = accepted(await submit('done first'));
+    await settle(done.handle);
+    assert.equal(await provider.cancel?.(done.handle), 'finished');
   });
 
   test('401 and 403 are auth, another route may serve; the token is never in the message', async () => {

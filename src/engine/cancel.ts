@@ -1,12 +1,14 @@
-// Ending items that are still running: a deadline passed (the recovery sweep) or the team cancelled
-// the generation. The item fails and is refunded exactly once (finishItem's status guard decides
-// a race with its completion), then its vendor job, if one runs, is asked to stop.
+// Ending items that are still running. Our own stops (a deadline passed, a synchronous request's
+// timeout) fail the item and refund it in full, exactly once (finishItem's status guard decides a
+// race with its completion), then ask its vendor job, if one runs, to stop. A team's cancel asks
+// the vendor first, and refunds by its answer (cancelItem).
 import type pg from 'pg';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { VendorHandle } from '../providers/types.ts';
+import type { CancelAnswer, VendorHandle } from '../providers/types.ts';
 import { finishItem } from './finish.ts';
 import * as sql from './sql.ts';
 import type { EngineServices, Operation } from './types.ts';
+import { queuePoll } from './vendor.ts';
 
 export interface StopOptions {
   /** The configured vendors: a stopped item's vendor job is cancelled there (best effort). */
@@ -29,36 +31,168 @@ export async function stopItem(
 ): Promise<boolean> {
   const failed = await finishItem(pool, services, operations[item.operation], item, { ok: false, ...failure });
   if (!failed) return false;
-  if (item.provider) {
-    await sql.finishAttempt(pool, item.id, { outcome: 'failed', error: failure.error, errorKind: failure.errorKind });
-    services.metrics.vendorAttemptEnded({
-      provider: item.provider,
-      endpoint: item.vendor_endpoint ?? 'unknown',
-      outcome: 'failed',
-      errorKind: failure.errorKind,
-    });
-  }
-  // The vendor may still be working on it (and charging for it): ask it to stop. Read after the
-  // failure committed, not from `item`: a submit answered meanwhile recorded its job first, and
-  // none can be recorded now (an accepted job is recorded only on a PROCESSING item).
-  const job = await sql.selectAcceptedVendorJob(pool, item.id);
+  await endVendorAttempt(pool, services, item, failure);
+  await cancelRecordedJob(pool, item.id, options);
+  return true;
+}
+
+/** Closes the open vendor attempt of an item that was stopped, and counts it. */
+async function endVendorAttempt(
+  pool: pg.Pool,
+  services: EngineServices,
+  item: sql.ClaimedItem,
+  failure: { error: string; errorKind: string },
+): Promise<void> {
+  if (!item.provider) return;
+  await sql.finishAttempt(pool, item.id, { outcome: 'failed', error: failure.error, errorKind: failure.errorKind });
+  services.metrics.vendorAttemptEnded({
+    provider: item.provider,
+    endpoint: item.vendor_endpoint ?? 'unknown',
+    outcome: 'failed',
+    errorKind: failure.errorKind,
+  });
+}
+
+/**
+ * Asks the vendor to stop the job of an item that was stopped, when one runs (best effort). Read
+ * after the failure committed, not from the claimed item: a submit answered meanwhile recorded its
+ * job first, and none can be recorded now (an accepted job is recorded only on a PROCESSING item).
+ */
+async function cancelRecordedJob(pool: pg.Pool, itemId: string, options: StopOptions): Promise<void> {
+  const job = await sql.selectAcceptedVendorJob(pool, itemId);
   const provider = job ? options.providers.get(job.provider) : undefined;
   if (job && provider?.cancel) {
     await provider.cancel(job.vendor_handle as VendorHandle).catch((err: unknown) => options.log?.(err as Error));
   }
-  return true;
 }
+
+/** What a team's cancel refunds of an item a vendor was already running (CANCEL_REFUND). */
+export type CancelRefundPolicy = 'none' | 'full';
+
+export interface CancelOptions extends StopOptions {
+  refundPolicy: CancelRefundPolicy;
+}
+
+/** What a cancel did to one unfinished item. */
+export type ItemCancel =
+  /**
+   * Failed as canceled; `refunded` its price, or 0 when a vendor was already running it (`keptBy`
+   * that vendor; `stopped` whether it has a cancel it was asked with).
+   */
+  | { kind: 'canceled'; refunded: number; keptBy: string | null; stopped: boolean }
+  /** Its result was being stored, or its vendor job had finished: it completes, and stays charged. */
+  | { kind: 'completing' }
+  /** It failed by itself meanwhile (refunded as any failure). */
+  | { kind: 'finished' };
 
 /** What cancelling a generation came to. */
 export type CancelOutcome =
   | { kind: 'not_found' }
-  /** It had already finished (completed or failed) before the cancel took effect. */
+  /** It had already finished (completed or failed) before the cancel. */
   | { kind: 'finished' }
-  | { kind: 'canceled'; items: number };
+  /** Nothing was left to cancel: its unfinished items completed (or were completing) first. */
+  | { kind: 'completed_first' }
+  | { kind: 'canceled'; items: ItemCancel[]; refunded: number; message: string };
 
 /**
- * Cancels a team's generation: every item not yet finished fails with the error `canceled` and is
- * refunded once; an item that finishes meanwhile keeps its outcome (and its charge).
+ * Cancels one unfinished item for its team. Where a vendor runs it, the vendor is asked to stop
+ * first and its answer decides the refund: in full while the vendor had not started it, by the
+ * policy once it had (or could not say); a job the vendor had finished is left to complete. Then
+ * the item fails as canceled, unless its result is being stored (a file the client may fetch is
+ * never refunded) or it finished meanwhile; finishItem's status guard decides, so the refund is
+ * made once and never beside a completion.
+ */
+async function cancelItem(
+  pool: pg.Pool,
+  services: EngineServices,
+  operations: Record<string, Operation>,
+  item: sql.ClaimedItem,
+  options: CancelOptions,
+): Promise<ItemCancel> {
+  if (item.storing_result_at) return { kind: 'completing' };
+  // Queued, made by the simulator, or a submit not yet answered (its job, once recorded, is
+  // cancelled at once, before it runs): no vendor charges for it.
+  let vendorRuns = false;
+  let asked = false;
+  if (item.vendor_state === 'accepted' && item.provider && item.vendor_handle) {
+    const provider = options.providers.get(item.provider);
+    let answer: CancelAnswer = 'running';
+    if (provider?.cancel) {
+      asked = true;
+      try {
+        answer = await provider.cancel(item.vendor_handle as VendorHandle);
+      } catch (err) {
+        // No answer: the job may run on, and be charged.
+        options.log?.(err as Error);
+      }
+    }
+    if (answer === 'finished' && provider) {
+      // It ended at the vendor first. With a result, the item completes (polled now); without one
+      // it fails here, refunded like any failure, rather than be tried again after the cancel.
+      const ended = await provider.poll(item.vendor_handle as VendorHandle).catch(() => undefined);
+      if (ended?.kind !== 'failed') {
+        await queuePoll(pool, item.id, 0);
+        return { kind: 'completing' };
+      }
+      answer = 'not_started';
+    }
+    vendorRuns = answer === 'running';
+  }
+  const refund = !vendorRuns || options.refundPolicy === 'full';
+  const error = refund
+    ? 'canceled'
+    : `canceled: not refunded, ${item.provider} had already started the work, which it charges for (CANCEL_REFUND=none)`;
+  const failed = await finishItem(pool, services, operations[item.operation], item, {
+    ok: false,
+    error,
+    errorKind: 'canceled',
+    refund,
+    spareStoring: true,
+  });
+  if (!failed) {
+    const now = await sql.selectItemResult(pool, item.id);
+    return now?.status === 'FAILED' ? { kind: 'finished' } : { kind: 'completing' };
+  }
+  await endVendorAttempt(pool, services, item, { error, errorKind: 'canceled' });
+  if (!asked) await cancelRecordedJob(pool, item.id, options);
+  return {
+    kind: 'canceled',
+    refunded: refund ? item.price : 0,
+    keptBy: refund ? null : item.provider,
+    stopped: asked || Boolean(item.provider && options.providers.get(item.provider)?.cancel),
+  };
+}
+
+/** What a cancel's answer says of it, plainly. */
+function describeCancel(items: ItemCancel[], refunded: number, policy: CancelRefundPolicy): string {
+  const canceled = items.filter((i) => i.kind === 'canceled');
+  const kept = canceled.filter((i) => i.keptBy !== null);
+  const completing = items.filter((i) => i.kind === 'completing').length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [`Cancelled ${plural(canceled.length, 'item')}; ${plural(refunded, 'credit')} refunded.`];
+  if (kept.length > 0) {
+    const vendors = [...new Set(kept.map((i) => i.keptBy))].join(', ');
+    const stop = kept.every((i) => i.kind === 'canceled' && i.stopped)
+      ? 'it was asked to stop'
+      : 'a vendor with no cancel runs it to its end';
+    parts.push(
+      `${plural(kept.length, 'item')} ${kept.length === 1 ? 'was' : 'were'} not refunded: ${vendors} had already ` +
+        `started the work, which it charges for (CANCEL_REFUND=${policy}); ${stop}.`,
+    );
+  }
+  if (completing > 0) {
+    parts.push(
+      `${plural(completing, 'item')} had completed first and ${completing === 1 ? 'keeps its' : 'keep their'} ` +
+        'result and charge.',
+    );
+  }
+  return parts.join(' ');
+}
+
+/**
+ * Cancels a team's generation: every item not yet finished fails with the error `canceled`,
+ * refunded once by what its vendor did (cancelItem); an item that completes meanwhile, or whose
+ * result is being stored, keeps its outcome (and its charge).
  */
 export async function cancelGeneration(
   pool: pg.Pool,
@@ -66,19 +200,20 @@ export async function cancelGeneration(
   operations: Record<string, Operation>,
   generationId: string,
   teamId: string,
-  options: StopOptions,
+  options: CancelOptions,
 ): Promise<CancelOutcome> {
   const ids = await sql.selectUnfinishedItemIds(pool, generationId, teamId);
   if (ids === undefined) return { kind: 'not_found' };
-  const stopped = await stopItems(
-    pool,
-    services,
-    operations,
-    ids,
-    { error: 'canceled', errorKind: 'canceled' },
-    options,
-  );
-  return stopped > 0 ? { kind: 'canceled', items: stopped } : { kind: 'finished' };
+  const items: ItemCancel[] = [];
+  for (const id of ids) {
+    const item = await sql.selectUnfinishedItem(pool, id);
+    items.push(item ? await cancelItem(pool, services, operations, item, options) : { kind: 'finished' });
+  }
+  if (!items.some((i) => i.kind === 'canceled')) {
+    return items.some((i) => i.kind === 'completing') ? { kind: 'completed_first' } : { kind: 'finished' };
+  }
+  const refunded = items.reduce((sum, i) => sum + (i.kind === 'canceled' ? i.refunded : 0), 0);
+  return { kind: 'canceled', items, refunded, message: describeCancel(items, refunded, options.refundPolicy) };
 }
 
 /**

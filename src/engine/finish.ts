@@ -11,8 +11,12 @@ import type { EngineServices, ExecutableItem, ExecutionContext, Operation, Store
 
 export type Outcome = (
   | { ok: true; url: string; file: StoredFile }
-  /** errorKind: the ProviderError kind, when a provider said why. */
-  | { ok: false; error: string; errorKind?: string }
+  /**
+   * errorKind: the ProviderError kind, when a provider said why. `refund` false keeps the charge (a
+   * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
+   * stored to complete (a team's cancel: a file the client can fetch is never refunded).
+   */
+  | { ok: false; error: string; errorKind?: string; refund?: boolean; spareStoring?: boolean }
 ) & {
   /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
   provider?: string;
@@ -72,10 +76,14 @@ export async function finishItem(
         file: outcome.file,
       });
     } else {
-      const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null);
+      const refunds = outcome.refund ?? true;
+      const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null, {
+        refund: refunds,
+        spareStoring: outcome.spareStoring ?? false,
+      });
       if (!failed) return false;
       await operation?.onFailed?.(client, executable(item), outcome.error);
-      refund = failed.price;
+      refund = refunds ? failed.price : 0;
       if (refund > 0) {
         await services.changeCredits(client, {
           teamId: item.team_id,
@@ -131,4 +139,25 @@ export function recordOutcome(
   return retryWhileUnavailable(() => finishItem(ctx.pool, ctx.services, operation, item, outcome), {
     maxMs: ctx.itemPolicy.finishPatienceMs,
   });
+}
+
+/**
+ * Records that the item's result file is about to be stored (see sql.markStoringResult), riding
+ * out a database outage as recording its outcome does: done work is not thrown away. False when
+ * the item has ended meanwhile: nothing is to be stored then.
+ */
+export function markStoringResult(ctx: ExecutionContext, itemId: string): Promise<boolean> {
+  return retryWhileUnavailable(() => sql.markStoringResult(ctx.pool, itemId), {
+    maxMs: ctx.itemPolicy.finishPatienceMs,
+  });
+}
+
+/**
+ * Deletes the result file a run stored for an item that did not complete (it was failed while the
+ * file was being written: past its deadline, or a synchronous request's timeout), so that nothing
+ * refunded stays fetchable. A file of an item that completed (another run's) is kept.
+ */
+export async function discardResult(ctx: ExecutionContext, itemId: string, key: string): Promise<void> {
+  const item = await sql.selectItemResult(ctx.pool, itemId);
+  if (item?.status === 'FAILED') await ctx.storage.delete(key);
 }

@@ -1,7 +1,7 @@
 import { withTransaction } from '../db/pool.ts';
 import { ProviderError, type ProviderFile } from '../providers/types.ts';
 import { resultKey } from './create.ts';
-import { executable, type Outcome, recordOutcome } from './finish.ts';
+import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation } from './types.ts';
 import { submitToVendor } from './vendor.ts';
@@ -108,9 +108,12 @@ export async function runItem(
     return;
   }
   try {
+    // Once stored, the file may be fetched (its URL can have been handed out): record that first,
+    // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
+    if (!(await markStoringResult(ctx, item.id))) return;
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
-    await finish({ ok: true, url: ctx.storage.publicUrl(key), file });
+    if (!(await finish({ ok: true, url: ctx.storage.publicUrl(key), file }))) await discardResult(ctx, item.id, key);
   } finally {
     releaseLease();
   }

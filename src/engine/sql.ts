@@ -321,6 +321,8 @@ export interface ClaimedItem {
   skipped_routes: string[];
   /** Provider failures on the route it is on now. */
   route_failures: number;
+  /** Set once its result file is being stored (see migration 0024): a cancel leaves it to complete. */
+  storing_result_at: Date | null;
   team_id: string;
   workspace_id: string | null;
   operation: string;
@@ -341,7 +343,7 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
        returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
                  provider, vendor_endpoint, vendor_state, vendor_handle, vendor_accepted_at, skipped_routes,
-                 route_failures
+                 route_failures, storing_result_at
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -478,7 +480,8 @@ export async function selectUnfinishedItem(db: Queryable, itemId: string): Promi
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
             i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
-            i.skipped_routes, i.route_failures, g.team_id, g.workspace_id, g.operation, g.input as generation_input
+            i.skipped_routes, i.route_failures, i.storing_result_at, g.team_id, g.workspace_id, g.operation,
+            g.input as generation_input
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],
@@ -668,23 +671,39 @@ export async function completeItem(db: Queryable, itemId: string, url: string, r
 }
 
 /**
- * Finishes an unfinished item as FAILED and marks its price refunded, once: the status guard
- * lets only the first caller through, and it gets the price to give back.
+ * Finishes an unfinished item as FAILED, once: the status guard lets only the first caller
+ * through, and it gets the price to give back. `refund` false keeps the charge (a cancel of work a
+ * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete.
  */
 export async function failItem(
   db: Queryable,
   itemId: string,
   error: string,
   errorKind: string | null,
+  options: { refund: boolean; spareStoring: boolean } = { refund: true, spareStoring: false },
 ): Promise<{ price: number; generation_id: string } | undefined> {
   const { rows } = await db.query<{ price: number; generation_id: string }>(
-    `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = true,
+    `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = $4::boolean,
        progress = null, queue_position = null, updated_at = now()
      where id = $1::text and status in ('QUEUED', 'PROCESSING')
+       and not ($5::boolean and storing_result_at is not null)
      returning price, generation_id`,
-    [itemId, error, errorKind],
+    [itemId, error, errorKind, options.refund, options.spareStoring],
   );
   return rows[0];
+}
+
+/**
+ * Records that an item's result file is about to be stored under its key, while the item is still
+ * running; false when it has ended (cancelled, past its deadline): then nothing is to be stored.
+ */
+export async function markStoringResult(db: Queryable, itemId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update generation_items set storing_result_at = coalesce(storing_result_at, now())
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId],
+  );
+  return (rowCount ?? 0) > 0;
 }
 
 export interface CountedGeneration {

@@ -17,7 +17,7 @@ import {
 } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
-import { executable, type Outcome, recordOutcome } from './finish.ts';
+import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import type { RunOptions } from './run-item.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation, VendorWork } from './types.ts';
@@ -358,6 +358,9 @@ async function completeFromOutput(
     await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal', provider });
     return;
   }
+  // Once stored, the file may be fetched (its URL can have been handed out): record that first,
+  // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
+  if (!(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult;
   let metadata = output.metadata;
   try {
@@ -389,7 +392,7 @@ async function completeFromOutput(
   }
   const settled = operation.settle?.(executable(item), output, item.price);
   await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: output.vendorCost ?? null });
-  await finish(ctx, operation, item, {
+  const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
     url: stored.url,
@@ -402,6 +405,7 @@ async function completeFromOutput(
       actualCredits: settled?.actualCredits,
     },
   });
+  if (!completed) await discardResult(ctx, item.id, stored.key);
 }
 
 /** A vendor's file once it is in our storage. */

@@ -124,6 +124,13 @@ export interface ProviderOutput {
   vendorCost?: number;
 }
 
+/**
+ * Where a vendor job stood when it was asked to stop: `not_started` the vendor confirmed it stopped
+ * before running (nothing is charged for it); `running` it was running, or the vendor did not say
+ * (it may be charged); `finished` it had ended first (its result, or failure, stands).
+ */
+export type CancelAnswer = 'not_started' | 'running' | 'finished';
+
 /** What identifies a vendor job: a small JSON object, persisted with the item. */
 export type VendorHandle = Record<string, string | number | null>;
 
@@ -440,8 +447,11 @@ export interface Provider {
   submit(request: SubmitRequest): Promise<SubmitResult>;
   /** Where a vendor job stands. */
   poll(handle: VendorHandle, signal?: AbortSignal): Promise<PollResult>;
-  /** Asks the vendor to stop the job (best effort). */
-  cancel?(handle: VendorHandle): Promise<void>;
+  /**
+   * Asks the vendor to stop the job, and says where the job stood when it was asked: whether the
+   * vendor confirmed it stopped before running (and charges nothing), or had already finished.
+   */
+  cancel?(handle: VendorHandle): Promise<CancelAnswer>;
   /**
    * One harmless authenticated call (an account or models read, never paid work): reachable true or
    * false with why; null when the vendor has no such call.

@@ -14,7 +14,9 @@
 // endpoints, `{model_mesh: File}` (a GLB, served as application/octet-stream as CDNs do) for 3D
 // ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
 // for: MP3, FLAC, or raw s16le mono PCM as audio/pcm, at its sample rate), `{images: [File]}` (a
-// PNG) otherwise; `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running.
+// PNG) otherwise; `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running
+// (or waiting in the queue); `holdFiles()` keeps result downloads waiting. A cancel answers 202
+// `CANCELLATION_REQUESTED` until the job has finished, then 400 `ALREADY_COMPLETED`.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,8 +73,15 @@ export interface FakeFal {
   rotateKey(): void;
   /** Makes every submit to `endpoint` answer 503 (no runner), or serve again with `false`. */
   outage(endpoint: string, down: boolean): void;
-  /** While holding, accepted jobs stay IN_PROGRESS and send no webhook until `release()`. */
-  hold(on: boolean): void;
+  /**
+   * While holding, accepted jobs (of `endpoint` only, when given) stay IN_PROGRESS (or IN_QUEUE,
+   * with `stage`) and send no webhook until `release()`.
+   */
+  hold(on: boolean, stage?: 'IN_PROGRESS' | 'IN_QUEUE', endpoint?: string): void;
+  /** While on, downloads of result files wait (answering nothing) until it is turned off. */
+  holdFiles(on: boolean): void;
+  /** Downloads of result files asked for so far (answered or waiting). */
+  fileRequests(): number;
   /** Finishes every held job (and sends its webhook); resolves once the webhooks were answered. */
   release(): Promise<void>;
   /** Jobs accepted and held now. */
@@ -211,6 +220,11 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
   const held = new Set<string>();
   const webhooks: SentWebhook[] = [];
   let holding = false;
+  let heldStage: 'IN_PROGRESS' | 'IN_QUEUE' = 'IN_PROGRESS';
+  let heldEndpoint: string | undefined;
+  let filesHeld: Promise<void> | undefined;
+  let releaseFiles = () => {};
+  let fileRequests = 0;
   let base = '';
   // Another loopback origin, not fal's: where [fal:private-url] results live.
   const elsewhere = createServer((_req, res) => {
@@ -290,6 +304,10 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         json(res, 200, { keys: [{ ...jwk, kid: 'fake-1', use: 'sig', alg: 'EdDSA' }] });
         return;
       }
+      if (req.method === 'GET' && segments[0] === 'files') {
+        fileRequests += 1;
+        await filesHeld;
+      }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.html')) {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service page</body></html>');
         return;
@@ -332,13 +350,17 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         }
         const tail = segments.slice(at + 2).join('/');
         if (req.method === 'PUT' && tail === 'cancel') {
-          job.canceled = true;
           cancels.push(job.id);
-          json(res, 202, { status: 'CANCELLATION_REQUESTED' });
+          // Finished: its webhook was sent, or a poll was answered COMPLETED.
+          if (job.finished || (!held.has(job.id) && job.polls >= 3)) json(res, 400, { status: 'ALREADY_COMPLETED' });
+          else {
+            job.canceled = true;
+            json(res, 202, { status: 'CANCELLATION_REQUESTED' });
+          }
         } else if (req.method === 'GET' && tail === 'status') {
           job.polls += 1;
           const links = { response_url: `${base}/${job.app}/requests/${job.id}` };
-          if (held.has(job.id)) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
+          if (held.has(job.id)) json(res, 202, { status: heldStage, logs: [], ...links });
           else if (job.polls === 1 && !job.finished)
             json(res, 202, { status: 'IN_QUEUE', queue_position: 2, ...links });
           else if (job.polls === 2 && !job.finished) json(res, 202, { status: 'IN_PROGRESS', logs: [], ...links });
@@ -435,7 +457,7 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
         status_url: `${links}/status`,
         cancel_url: `${links}/cancel`,
       });
-      if (holding) held.add(job.id);
+      if (holding && (heldEndpoint === undefined || heldEndpoint === endpoint)) held.add(job.id);
       else if (webhookUrl && !job.finished && tagOf(input) !== 'input-error') setTimeout(() => void finish(job), 20);
     })().catch((err: unknown) => {
       if (!res.headersSent) json(res, 500, { detail: String(err) });
@@ -473,9 +495,19 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       if (isDown) down.add(endpoint);
       else down.delete(endpoint);
     },
-    hold: (on) => {
+    hold: (on, stage = 'IN_PROGRESS', endpoint = undefined) => {
       holding = on;
+      heldStage = stage;
+      heldEndpoint = endpoint;
     },
+    holdFiles: (on) => {
+      if (on && !filesHeld) filesHeld = new Promise<void>((resolve) => (releaseFiles = resolve));
+      if (!on) {
+        filesHeld = undefined;
+        releaseFiles();
+      }
+    },
+    fileRequests: () => fileRequests,
     release: async () => {
       const ids = [...held];
       held.clear();

@@ -14,7 +14,9 @@
 // [replicate:failed] [replicate:nsfw] [replicate:canceled] [replicate:aborted]
 // [replicate:no-urls] (the prediction gives no `urls`) [replicate:foreign-urls] (its `urls` point
 // at another host) [replicate:slow] (a held submit still answers `processing`) [replicate:never]
-// (it stays `processing` and sends no webhook, until canceled).
+// (it stays `processing` and sends no webhook, until canceled) [replicate:queued] (it stays
+// `starting`, never started, until canceled) [replicate:running] (`processing` from the first read
+// until canceled). A prediction canceled while `starting` keeps `started_at` null.
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +38,8 @@ interface Prediction {
   /** Set once it reached its end (held submit, webhook, cancel): GET then answers the end. */
   ended: boolean;
   canceled: boolean;
+  /** Canceled while it was still `starting`: it never ran. */
+  canceledBeforeStart: boolean;
   webhook: string | undefined;
   createdAt: string;
 }
@@ -159,9 +163,9 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
       ? 'canceled'
       : p.ended
         ? 'end'
-        : p.polls <= 1
+        : tag === 'queued' || (p.polls <= 1 && tag !== 'running')
           ? 'starting'
-          : p.polls === 2 || tag === 'never'
+          : p.polls === 2 || tag === 'never' || tag === 'running'
             ? 'processing'
             : 'end';
     const end =
@@ -193,7 +197,7 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
       status,
       source: 'api',
       created_at: p.createdAt,
-      started_at: status === 'starting' ? null : p.createdAt,
+      started_at: status === 'starting' || p.canceledBeforeStart ? null : p.createdAt,
       completed_at: ['starting', 'processing'].includes(status) ? null : new Date().toISOString(),
       metrics: status === 'succeeded' ? { predict_time: 1.25, total_time: 1.5 } : {},
       ...(tag === 'no-urls'
@@ -278,6 +282,7 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
       polls: 0,
       ended: false,
       canceled: false,
+      canceledBeforeStart: false,
       webhook: typeof body.webhook === 'string' ? body.webhook : undefined,
       createdAt: new Date().toISOString(),
     };
@@ -288,7 +293,8 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
     else if (held) p.polls = 2;
     const shown = view(p);
     json(res, 201, shown, { location: `${base}/v1/predictions/${p.id}` });
-    if (!p.ended && p.webhook && tagOf(input) !== 'never') setTimeout(() => void finish(p), 20);
+    if (!p.ended && p.webhook && !['never', 'queued', 'running'].includes(tagOf(input) ?? ''))
+      setTimeout(() => void finish(p), 20);
   };
 
   const server: Server = createServer((req, res) => {
@@ -336,7 +342,12 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
         json(res, 200, view(p));
       } else if (req.method === 'POST' && third === 'cancel') {
         cancels.push(p.id);
-        if (!p.ended) p.canceled = true;
+        // Only a prediction still starting or processing is canceled; an ended one stays as it ended.
+        const now = view(p).status;
+        if (now === 'starting' || now === 'processing') {
+          p.canceledBeforeStart = now === 'starting';
+          p.canceled = true;
+        }
         json(res, 200, view(p));
       } else problem(res, 405, 'Method not allowed', `${req.method} is not allowed here.`);
     })().catch((err: unknown) => {

@@ -2795,7 +2795,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a generation
-         * @description Items not yet finished end FAILED with the error `canceled` and are refunded, once; their vendor jobs are cancelled where the vendor can. Items that finished first keep their result (and their charge). A generation that had already finished answers 409 `generation_finished`. Answers the status record.
+         * @description Items not yet finished end FAILED with the error `canceled`; their vendor jobs are asked to stop. What is refunded, once: in full for an item no vendor had started (queued, made by the simulator, or still waiting in the vendor's queue: fal `IN_QUEUE`, Replicate `starting`). An item the vendor was already running is charged by the vendor: the operator’s `CANCEL_REFUND` decides (default `none`: not refunded, and its error says so). `refunded_credits` and `message` say what this cancel refunded and why. Nothing delivered is refunded: items that finished first keep their result and charge, and so does an item whose result file is already being stored (a URL handed out at creation, such as `model_url`). A generation with nothing left to cancel answers 409 `generation_finished`, saying whether its work completed. Answers the status record.
          */
         post: {
             parameters: {
@@ -2847,6 +2847,10 @@ export interface paths {
                                 /** @description Set once the item is COMPLETED */
                                 url: string | null;
                             }[];
+                            /** @description What the cancel did, plainly: what was refunded, and what was not, and why */
+                            message: string;
+                            /** @description What this cancel refunded (work a vendor was already running may not be: see message) */
+                            refunded_credits: number;
                             /** @description Results of completed items */
                             result_urls: string[];
                             /** @enum {unknown} */
@@ -3986,7 +3990,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a video of a trained influencer
-         * @description Plans the shot from the concept (and dialog): an opening and a closing frame, rendered before the answer (first_frame_url, last_frame_url), then the video with audio (video_url is null while it is pending; the status endpoint carries the final URL). The length follows the dialog (about 2.5 words a second, 4-15 s; 8 s without dialog). When the influencer has a voice, the audio is converted to its most recent voice (has_voice_conversion true). Costs 30 credits per second.
+         * @description Plans the shot from the concept (and dialog): an opening and a closing frame, rendered before the answer (first_frame_url, last_frame_url), then the video with audio (video_url is null while it is pending; the status endpoint carries the final URL). The length follows the dialog (about 2.5 words a second, 4-15 s; 8 s without dialog). When the influencer has a voice, the audio is converted to its most recent voice (has_voice_conversion true). Costs 30 credits per second, of which 8 for each frame: the frames are delivered with the answer and stay charged whatever becomes of the video (a cancel or a failure of the video refunds the rest).
          */
         post: {
             parameters: {

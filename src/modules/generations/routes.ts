@@ -32,6 +32,18 @@ const HistoryEntry = Type.Object(
   { $id: 'GenerationHistoryEntry', title: 'GenerationHistoryEntry' },
 );
 
+const CanceledGeneration = Type.Object(
+  {
+    ...GenerationStatusRecord.properties,
+    refunded_credits: Type.Integer({
+      minimum: 0,
+      description: 'What this cancel refunded (work a vendor was already running may not be: see message)',
+    }),
+    message: Type.String({ description: 'What the cancel did, plainly: what was refunded, and what was not, and why' }),
+  },
+  { $id: 'CanceledGeneration', title: 'CanceledGeneration' },
+);
+
 export default async function generationRoutes(app: App, { watch }: { watch: GenerationWatch }): Promise<void> {
   app.get(
     '/api/v1/generations',
@@ -117,30 +129,41 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
         tags: ['Generations'],
         summary: 'Cancel a generation',
         description:
-          'Items not yet finished end FAILED with the error `canceled` and are refunded, once; their vendor jobs are ' +
-          'cancelled where the vendor can. Items that finished first keep their result (and their charge). A ' +
-          'generation that had already finished answers 409 `generation_finished`. Answers the status record.',
+          'Items not yet finished end FAILED with the error `canceled`; their vendor jobs are asked to stop. What ' +
+          'is refunded, once: in full for an item no vendor had started (queued, made by the simulator, or still ' +
+          "waiting in the vendor's queue: fal `IN_QUEUE`, Replicate `starting`). An item the vendor was already " +
+          'running is charged by the vendor: the operator’s `CANCEL_REFUND` decides (default `none`: not refunded, ' +
+          'and its error says so). `refunded_credits` and `message` say what this cancel refunded and why. Nothing ' +
+          'delivered is refunded: items that finished first keep their result and charge, and so does an item whose ' +
+          'result file is already being stored (a URL handed out at creation, such as `model_url`). A generation ' +
+          'with nothing left to cancel answers 409 `generation_finished`, saying whether its work completed. ' +
+          'Answers the status record.',
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: GenerationStatusRecord, ...errorResponses(401, 404, 409) },
+        response: { 200: CanceledGeneration, ...errorResponses(401, 404, 409) },
       },
     },
     async (request) => {
       const { deps } = app;
-      const outcome = await cancelGeneration(
-        deps.pool,
-        deps.engine,
-        operations,
-        request.params.id,
-        request.principal.teamId,
-        { providers: deps.providers, log: (err) => request.log.warn({ err }, 'a vendor job could not be cancelled') },
-      );
-      if (outcome.kind === 'not_found') throw notFound('Generation', request.params.id);
+      const id = request.params.id;
+      const outcome = await cancelGeneration(deps.pool, deps.engine, operations, id, request.principal.teamId, {
+        providers: deps.providers,
+        refundPolicy: deps.config.cancelRefund,
+        log: (err) => request.log.warn({ err }, 'a vendor job could not be cancelled'),
+      });
+      if (outcome.kind === 'not_found') throw notFound('Generation', id);
       if (outcome.kind === 'finished') {
-        throw new AppError('generation_finished', `Generation ${request.params.id} has already finished`);
+        throw new AppError('generation_finished', `Generation ${id} has already finished`);
       }
-      const row = await selectStatus(deps.pool, request.params.id, request.principal.teamId);
-      if (!row) throw notFound('Generation', request.params.id);
-      return toStatusRecord(row);
+      if (outcome.kind === 'completed_first') {
+        throw new AppError(
+          'generation_finished',
+          `Generation ${id} completed before the cancel took effect: its results are delivered (or being stored) ` +
+            'and stay charged; nothing was refunded',
+        );
+      }
+      const row = await selectStatus(deps.pool, id, request.principal.teamId);
+      if (!row) throw notFound('Generation', id);
+      return { ...toStatusRecord(row), refunded_credits: outcome.refunded, message: outcome.message };
     },
   );
 

@@ -17,6 +17,7 @@ import {
 import {
   INFLUENCER_CREATION_CREDITS,
   INFLUENCER_VIDEO_CREDITS_PER_SECOND,
+  INFLUENCER_VIDEO_FRAME_CREDITS,
   planInfluencerCreate,
   planInfluencerGenerate,
   planInfluencerVideo,
@@ -120,7 +121,9 @@ export default async function influencerRoutes(app: App): Promise<void> {
       '(first_frame_url, last_frame_url), then the video with audio (video_url is null while it is pending; the ' +
       'status endpoint carries the final URL). The length follows the dialog (about 2.5 words a second, 4-15 s; 8 s ' +
       'without dialog). When the influencer has a voice, the audio is converted to its most recent voice ' +
-      `(has_voice_conversion true). Costs ${INFLUENCER_VIDEO_CREDITS_PER_SECOND} credits per second.`,
+      `(has_voice_conversion true). Costs ${INFLUENCER_VIDEO_CREDITS_PER_SECOND} credits per second, of which ` +
+      `${INFLUENCER_VIDEO_FRAME_CREDITS} for each frame: the frames are delivered with the answer and stay charged ` +
+      'whatever becomes of the video (a cancel or a failure of the video refunds the rest).',
     body: InfluencerVideoBody,
     response: InfluencerVideoResponse,
     errors: [403, 404],

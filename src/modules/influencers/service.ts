@@ -9,7 +9,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { selectLatestVoiceOfInfluencer, spokenVoice } from '../voices/sql.ts';
 import { analyseImage, bestFullBody, generateName, type ImageAnalysis } from './analysis.ts';
-import { INFLUENCER_MODEL, planInfluencerImages } from './image-plan.ts';
+import { INFLUENCER_IMAGE_CREDITS, INFLUENCER_MODEL, planInfluencerImages } from './image-plan.ts';
 import type { TrainInput, VideoInput } from './inputs.ts';
 import type { CreateInfluencerBody, InfluencerGenerateBody, InfluencerVideoBody } from './schemas.ts';
 import { type InfluencerRow, selectInfluencer, selectInfluencerNames } from './sql.ts';
@@ -36,6 +36,11 @@ export async function requireReadyInfluencer(db: Queryable, teamId: string, id: 
 export const INFLUENCER_CREATION_CREDITS = 250;
 /** Influencer videos: credits per second. */
 export const INFLUENCER_VIDEO_CREDITS_PER_SECOND = 30;
+/**
+ * Of an influencer video's price, what each of its two frames costs (as an influencer image): the
+ * frames are delivered in the answer, so they stay charged whatever becomes of the video part.
+ */
+export const INFLUENCER_VIDEO_FRAME_CREDITS = INFLUENCER_IMAGE_CREDITS.standard;
 
 export function toInfluencer(row: InfluencerRow) {
   return {
@@ -163,10 +168,15 @@ export async function planInfluencerVideo(
       duration: seconds,
       voice: voice ? spokenVoice(voice) : null,
     } satisfies VideoInput,
+    // The price is the seconds'; the frames' share of it is theirs (they are delivered at once).
     items: [
-      { type: 'image', price: 0, input: { part: 'first_frame' } },
-      { type: 'image', price: 0, input: { part: 'last_frame' } },
-      { type: 'video', price: INFLUENCER_VIDEO_CREDITS_PER_SECOND * seconds, input: { part: 'video' } },
+      { type: 'image', price: INFLUENCER_VIDEO_FRAME_CREDITS, input: { part: 'first_frame' } },
+      { type: 'image', price: INFLUENCER_VIDEO_FRAME_CREDITS, input: { part: 'last_frame' } },
+      {
+        type: 'video',
+        price: INFLUENCER_VIDEO_CREDITS_PER_SECOND * seconds - 2 * INFLUENCER_VIDEO_FRAME_CREDITS,
+        input: { part: 'video' },
+      },
     ],
     estimatedSeconds: 90,
     urls: extras.map((f) => ({ field: f, url: body[f] as string })),

@@ -9,6 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { contentTypeForFileName } from '../../lib/media-types.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
+  type CancelAnswer,
   type Fetch,
   type OutputFile,
   type PollResult,
@@ -399,7 +400,7 @@ export function createComfyProvider(settings: ComfySettings): Provider {
       }
     },
 
-    async cancel(handle: VendorHandle): Promise<void> {
+    async cancel(handle: VendorHandle): Promise<CancelAnswer> {
       const id = promptIdOf(handle);
       let queue = await readQueue();
       if (has(queue.pending, id)) {
@@ -408,7 +409,13 @@ export function createComfyProvider(settings: ComfySettings): Provider {
         queue = await readQueue();
       }
       // Only when it runs: an older ComfyUI ignores the prompt_id and would stop whatever runs.
-      if (has(queue.running, id)) await call('/interrupt', { method: 'POST', json: { prompt_id: id } });
+      if (has(queue.running, id)) {
+        await call('/interrupt', { method: 'POST', json: { prompt_id: id } });
+        return 'running';
+      }
+      // Neither waiting nor running: nothing runs on for it (a prompt that had ended is dropped;
+      // a self-hosted server charges nothing for it).
+      return 'not_started';
     },
   };
   return provider;

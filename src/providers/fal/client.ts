@@ -1,5 +1,6 @@
 import { dataUrlFile, noAnswerError } from '../http.ts';
 import {
+  type CancelAnswer,
   type Fetch,
   type OutputFile,
   type PollResult,
@@ -29,6 +30,8 @@ export interface FalSettings {
 // How soon to ask again while fal says the job waits or runs.
 const POLL_QUEUED_MS = 2000;
 const POLL_RUNNING_MS = 1000;
+// The longest a cancel waits for fal (a team's cancel request waits for it).
+const CANCEL_TIMEOUT_MS = 10_000;
 
 /**
  * The app part of an endpoint id, which status, result and cancel URLs are built on: `owner/app`,
@@ -204,8 +207,33 @@ export function createFalProvider(settings: FalSettings): Provider {
       }
     },
 
-    async cancel(handle: VendorHandle): Promise<void> {
-      await call(handleString(handle, 'cancel_url'), { method: 'PUT', headers: headers(false) });
+    async cancel(handle: VendorHandle): Promise<CancelAnswer> {
+      // fal answers a cancel alike whether the job waited in its queue (removed, never run) or ran
+      // (a signal to its runner): the status read just before tells which. A job that starts in
+      // between is taken for one that had not.
+      const signal = AbortSignal.timeout(CANCEL_TIMEOUT_MS);
+      const { body: status } = await call(handleString(handle, 'status_url'), { headers: headers(false), signal });
+      if (status.status === 'COMPLETED') return 'finished';
+      let response: Response;
+      try {
+        response = await settings.fetch(handleString(handle, 'cancel_url'), {
+          method: 'PUT',
+          headers: headers(false),
+          signal,
+        });
+      } catch (err) {
+        throw noAnswerError('fal.ai', err, signal);
+      }
+      const text = await response.text();
+      if (response.ok) return status.status === 'IN_QUEUE' ? 'not_started' : 'running';
+      let said: unknown;
+      try {
+        said = asRecord(JSON.parse(text))?.status;
+      } catch {
+        said = undefined;
+      }
+      if (said === 'ALREADY_COMPLETED') return 'finished';
+      throw falHttpError(response.status, response.headers, text);
     },
 
     async verifyWebhook(

@@ -1,5 +1,6 @@
 import { checkByGet, dataUrlFile, noAnswerError } from '../http.ts';
 import {
+  type CancelAnswer,
   type Fetch,
   type OutputFile,
   type PollResult,
@@ -39,6 +40,8 @@ const POLL_STARTING_MS = 2000;
 const POLL_PROCESSING_MS = 1000;
 // Replicate holds a `Prefer: wait` submit for at most 60 s.
 const MAX_HOLD_S = 60;
+// The longest a cancel waits for Replicate (a team's cancel request waits for it).
+const CANCEL_TIMEOUT_MS = 10_000;
 
 /** A route's endpoint: `owner/name` (an official model) or `owner/name:version`. */
 export interface ModelReference {
@@ -305,8 +308,26 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
       return predictionResult(prediction);
     },
 
-    async cancel(handle: VendorHandle): Promise<void> {
-      await call(handleString(handle, 'cancel_url'), { method: 'POST', headers: headers(false) });
+    async cancel(handle: VendorHandle): Promise<CancelAnswer> {
+      // Replicate answers with the prediction: one cancelled before it started (`started_at` still
+      // null) or aborted never ran, and is not billed.
+      const prediction = await call(handleString(handle, 'cancel_url'), {
+        method: 'POST',
+        headers: headers(false),
+        signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+      });
+      switch (prediction.status) {
+        case 'succeeded':
+        case 'failed':
+          return 'finished';
+        case 'aborted':
+          return 'not_started';
+        case 'starting':
+        case 'canceled':
+          return prediction.started_at === null ? 'not_started' : 'running';
+        default:
+          return 'running';
+      }
     },
 
     async verifyWebhook(

@@ -22,8 +22,8 @@ function select(name: string, label: string, options: string[], chosen: string |
   )}</select></label>`;
 }
 
-/** The part of a generation's page that changes while it runs. */
-export async function statusFragment(ctx: ConsoleContext, record: Status): Promise<Html> {
+/** The part of a generation's page that changes while it runs (with what a cancel just did, if one did). */
+export async function statusFragment(ctx: ConsoleContext, record: Status, notice?: string): Promise<Html> {
   const running = record.status === 'queued' || record.status === 'processing';
   const id = record.generation_id;
   // Text results are shown inline: read them through our own media route.
@@ -40,8 +40,11 @@ export async function statusFragment(ctx: ConsoleContext, record: Status): Promi
     'data-live': running ? `/console/generations/${encodeURIComponent(id)}/events` : undefined,
     'aria-live': 'polite',
   })}>
+${notice ? html`<p role="status">${notice}</p>` : ''}
 <p>${statusBadge(record.status)} ${record.completed_items} of ${record.total_items} completed, ${record.failed_items} failed · ${record.credits_used} credits${
-    record.failed_items > 0 ? html` <span class="muted">(failed items are refunded)</span>` : ''
+    record.failed_items > 0
+      ? html` <span class="muted">(failed items are refunded, unless their error says otherwise)</span>`
+      : ''
   }</p>
 ${record.expires_at ? html`<p class="muted">Files kept until ${record.expires_at}</p>` : ''}
 <table>
@@ -122,13 +125,14 @@ ${list}`,
     path: '/console/generations/:id/cancel',
     who: 'team',
     async handler(ctx) {
-      const answer = await ctx.callApi<Status>(
+      const answer = await ctx.callApi<Status & { message?: string }>(
         'POST',
         `/api/v1/generations/${encodeURIComponent(ctx.params.id ?? '')}/cancel`,
       );
-      // A generation that finished first: show it as it ended.
+      // A generation that finished first: show it as it ended. The cancel's message says what it
+      // refunded, and why not all of it.
       const record = answer.status === 200 ? answer.body : await readStatus(ctx);
-      const fragment = await statusFragment(ctx, record);
+      const fragment = await statusFragment(ctx, record, answer.status === 200 ? answer.body.message : undefined);
       return ctx.htmx ? fragment : { redirect: `/console/generations/${encodeURIComponent(record.generation_id)}` };
     },
   },
