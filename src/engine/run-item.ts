@@ -105,6 +105,7 @@ export async function runItem(
   try {
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
+    await sql.recordResultBytes(ctx.pool, item.id, file.data.length);
     await finish({ ok: true, url: ctx.storage.publicUrl(key), file });
   } finally {
     releaseLease();

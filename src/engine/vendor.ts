@@ -456,6 +456,7 @@ async function copyResult(
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
+    await sql.recordResultBytes(ctx.pool, item.id, data.length);
     return { key, url: ctx.storage.publicUrl(key), contentType, extension };
   };
   const converted = async (data: Buffer, contentType: string) => {
@@ -491,7 +492,8 @@ async function copyResult(
     return converted(Buffer.concat(chunks), contentType);
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
-  await ctx.storage.putStream(key, fetched.body, contentType);
+  const { size } = await ctx.storage.putStream(key, fetched.body, contentType);
+  await sql.recordResultBytes(ctx.pool, item.id, size);
   return {
     key,
     url: ctx.storage.publicUrl(key),
