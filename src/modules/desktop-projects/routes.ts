@@ -161,7 +161,7 @@ export default async function desktopProjectsRoutes(app: App): Promise<void> {
         description:
           `multipart/form-data with one part, the file, in the field \`${FILE_FIELD}\`. Accepted types: ` +
           `${ACCEPTED_TYPES}; the part's Content-Type and the filename's extension must agree with each other ` +
-          'and with the bytes. Before anything is stored the file is checked: its signature, its whole ' +
+          'and with the bytes. Before the file is kept it is checked (a refused file is deleted): its signature, its whole ' +
           'container structure (nothing appended after its end), no markup or archive hidden in it, a real ' +
           `decode, and the limits: ${UPLOAD_LIMITS_TEXT}. A refusal is 422 \`media_rejected\` with the reason; ` +
           'a file over its limit is 413 `payload_too_large`, answered as soon as the limit is passed. The ' +

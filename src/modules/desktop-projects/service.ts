@@ -145,10 +145,12 @@ export interface StagedMedia {
 
 function quotaExceeded(quotaBytes: number, usedBytes: number, addingBytes: number): AppError {
   const mib = (bytes: number) => `${Math.ceil((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+  // A check made before the size is known adds one byte: the team is at its quota already.
+  const adds = addingBytes > 1 ? ` and this adds ${mib(addingBytes)}` : '';
   return new AppError(
     'payload_too_large',
-    `The team's storage quota of ${mib(quotaBytes)} would be passed: it holds ${mib(usedBytes)} and this adds ` +
-      `${mib(addingBytes)}. Delete media or snapshots it no longer needs, or ask the operator for a larger quota`,
+    `The team's storage quota of ${mib(quotaBytes)} would be passed: it holds ${mib(usedBytes)}${adds}. ` +
+      'Result files free their room as they pass retention; for more, ask the operator to raise TEAM_STORAGE_QUOTA_MB',
   );
 }
 

@@ -95,9 +95,6 @@ function checked(stream: Readable & { truncated?: boolean }, declared: DeclaredM
   stream.once('error', (err) => {
     partFailure ??= err;
   });
-  stream.once('close', () => {
-    if (!stream.readableEnded) partFailure ??= new Error('the file part ended before its end');
-  });
   // The parser stops passing data on at its own limit but reads the body on to the end; failing
   // the stream at once answers now instead.
   stream.once('limit', () => checker.destroy(tooLarge(declared)));
