@@ -51,8 +51,9 @@
 // the bench). Streams open 256 at a time, below the listen backlog (511). The service has no
 // connection cap and no socket timeout (Fastify's connectionTimeout 0; requestTimeout covers only
 // the request; keep-alive timeouts apply between requests, not during a response), and keeps idle
-// streams open with comments every 15 s; the per-team rate limits are raised out of reach by
-// startOurServer (10,000 streams of one team would otherwise be limited).
+// streams open with comments every 15 s; the per-team rate limits and the stream caps
+// (EVENTS_MAX_STREAMS, EVENTS_MAX_STREAMS_PER_TEAM) are raised out of reach by startOurServer
+// (10,000 streams of one team would otherwise be limited).
 //
 // Environment: BENCH_EVENTS_WATCHERS, BENCH_EVENTS_GENERATIONS, BENCH_EVENTS_ROUNDS,
 // BENCH_EVENTS_INTERVAL_MS, BENCH_EVENTS_CHANGED, BENCH_EVENTS_CLIENT_THREADS,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { App, Deps } from './app-types.ts';
 import { isPurgedKey } from './engine/retention.ts';
 import { GenerationStatusRecord } from './engine/status.ts';
@@ -41,6 +41,39 @@ import { mediaRoutes } from './storage/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Where the request log goes instead of stdout (tests read it). */
+export interface LogStream {
+  write(line: string): void;
+}
+
+// Query values that are credentials wherever they appear.
+const SECRET_PARAM = /(token|key|secret|sig|signature|password)/i;
+
+/**
+ * A request's URL as the log shows it: the query of a vendor's webhook (its credentials) is
+ * replaced whole, and elsewhere the values of credential-like parameters.
+ */
+export function loggedUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const path = url.slice(0, at);
+  if (path.startsWith('/webhooks/')) return `${path}?[redacted]`;
+  const query = new URLSearchParams(url.slice(at + 1));
+  for (const name of new Set(query.keys())) if (SECRET_PARAM.test(name)) query.set(name, '[redacted]');
+  return `${path}?${query.toString().replaceAll('%5Bredacted%5D', '[redacted]')}`;
+}
+
+/** Fastify's request serializer, with the URL's credentials left out. */
+function serializeRequest(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: loggedUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 export interface BuiltApp {
   app: App;
   /** Every route registered, with the credential it takes. */
@@ -51,10 +84,18 @@ export interface BuiltApp {
  * A Fastify instance on the shared dependencies, with the service's request ids (echoed in
  * x-request-id) and client address rule.
  */
-function createFastify(deps: Deps, options: Pick<FastifyServerOptions, 'bodyLimit' | 'routerOptions'> = {}): App {
+function createFastify(
+  deps: Deps,
+  options: Pick<FastifyServerOptions, 'bodyLimit' | 'routerOptions'> = {},
+  logStream?: LogStream,
+): App {
   const { config } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
+      serializers: { req: serializeRequest },
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(10).toString('hex')}`;
@@ -77,9 +118,13 @@ function createFastify(deps: Deps, options: Pick<FastifyServerOptions, 'bodyLimi
  * Builds the HTTP application on the shared dependencies; listening and closing belong to the
  * caller. /metrics is among its routes unless METRICS_PORT gives it a listener of its own.
  */
-export async function buildApp(deps: Deps): Promise<BuiltApp> {
+export async function buildApp(deps: Deps, options: { logStream?: LogStream | undefined } = {}): Promise<BuiltApp> {
   const { config } = deps;
-  const app = createFastify(deps, { bodyLimit: config.jsonBodyLimit, routerOptions: { maxParamLength: 200 } });
+  const app = createFastify(
+    deps,
+    { bodyLimit: config.jsonBodyLimit, routerOptions: { maxParamLength: 200 } },
+    options.logStream,
+  );
   // The process's liveness row: Idempotency-Key claims it takes are released when it stops beating.
   const heartbeat = await startInstanceHeartbeat(deps.pool, deps.instanceId, 'api', (err) =>
     app.log.warn({ err }, 'instance heartbeat failed'),

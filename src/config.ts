@@ -47,6 +47,10 @@ const EnvSchema = Type.Object({
   MEDIA_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   RECORDS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 30 }),
   EVENTS_KEEP_ALIVE_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 15_000 }),
+  EVENTS_MAX_STREAMS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20_000 }),
+  EVENTS_MAX_STREAMS_PER_TEAM: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 200 }),
+  UPLOADS_MAX_CONCURRENT_PER_TEAM: Type.Integer({ minimum: 1, maximum: 10_000, default: 4 }),
+  TEAM_STORAGE_QUOTA_MB: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 10_240 }),
   WEBHOOK_RETRY_DELAYS_S: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '5,300,1800,7200,18000,36000,36000' }),
   WORKER_DEAD_AFTER_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   ITEM_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 25, default: 3 }),
@@ -193,6 +197,12 @@ export interface Config {
   recordsRetentionDays: number;
   /** How often an idle live-status stream gets a keep-alive comment. */
   eventsKeepAliveMs: number;
+  /** Live-status streams one API process holds open, in all and per team (429 past either). */
+  eventsMaxStreams: { total: number; perTeam: number };
+  /** Desktop-project uploads one team sends at once to one API process (429 past it). */
+  uploadsMaxConcurrentPerTeam: number;
+  /** The bytes a team may hold in storage (desktop media and snapshots, kept results); 0: no quota. */
+  teamStorageQuotaBytes: number;
   /**
    * How long a synchronous request (text, speech, the LoRA video, voices) waits for its items;
    * what has not finished by then is failed and refunded.
@@ -437,6 +447,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     simulatorDelayMs: e.SIMULATOR_DELAY_MS,
     eventsKeepAliveMs: e.EVENTS_KEEP_ALIVE_MS,
+    eventsMaxStreams: { total: e.EVENTS_MAX_STREAMS, perTeam: e.EVENTS_MAX_STREAMS_PER_TEAM },
+    uploadsMaxConcurrentPerTeam: e.UPLOADS_MAX_CONCURRENT_PER_TEAM,
+    teamStorageQuotaBytes: e.TEAM_STORAGE_QUOTA_MB * 1024 * 1024,
     syncRequestTimeoutS: e.SYNC_REQUEST_TIMEOUT_S,
     cancelRefund: e.CANCEL_REFUND,
     console: { idleMs: e.CONSOLE_SESSION_IDLE_MINUTES * 60_000, maxMs: e.CONSOLE_SESSION_MAX_HOURS * 3_600_000 },

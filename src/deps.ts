@@ -100,7 +100,7 @@ function secretBoxFor(material: string | undefined): SecretBox {
   const refuse = (): never => {
     throw new Error('Set SECRETS_KEY (or ADMIN_TOKEN): webhook signing secrets are stored encrypted under it');
   };
-  return { seal: refuse, open: refuse, isSealed: (stored) => stored.startsWith('enc:') };
+  return { seal: refuse, open: refuse, mac: refuse, isSealed: (stored) => stored.startsWith('enc:') };
 }
 
 /** The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`. */

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Deps } from './app-types.ts';
 import type { ExecutionContext, Operation } from './engine/types.ts';
 import { createMediaFetcher } from './engine/urls.ts';
+import { itemWebhookCredential, WEBHOOK_CREDENTIAL_PARAM, WEBHOOK_ITEM_PARAM } from './engine/vendor.ts';
 import { isPublicAddress } from './lib/safe-fetch.ts';
 import { imageOperations } from './modules/images/operations.ts';
 import { influencerOperations } from './modules/influencers/operations.ts';
@@ -53,10 +54,14 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
     vendorVoiceIds: deps.config.providers.elevenLabs.voiceMap,
-    vendorWebhookUrl: (providerId) =>
-      vendorsCanReach(deps.config.publicBaseUrl, deps.config.allowPrivateUrls)
-        ? `${deps.config.publicBaseUrl}/webhooks/providers/${providerId}`
-        : undefined,
+    vendorWebhookUrl: (providerId, itemId) => {
+      if (!vendorsCanReach(deps.config.publicBaseUrl, deps.config.allowPrivateUrls)) return undefined;
+      const query = new URLSearchParams({
+        [WEBHOOK_ITEM_PARAM]: itemId,
+        [WEBHOOK_CREDENTIAL_PARAM]: itemWebhookCredential(deps.secrets, providerId, itemId),
+      });
+      return `${deps.config.publicBaseUrl}/webhooks/providers/${providerId}?${query}`;
+    },
     trustedOriginsOf: (providerId) => deps.providers.trustedOrigins(providerId),
     allowPrivateUrls: deps.config.allowPrivateUrls,
   };

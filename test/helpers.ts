@@ -72,6 +72,8 @@ export interface ServerOptions {
   adminToken?: string;
   /** Also run a worker in this process (default true). */
   worker?: boolean;
+  /** Where the API's request log goes (as JSON lines), at LOG_LEVEL (silent unless the test sets it). */
+  logStream?: { write(line: string): void };
 }
 
 /** Starts the real HTTP app on a free port against a real PostgreSQL database of its own. */
@@ -102,7 +104,7 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     timeouts: config.databaseTimeouts,
   });
   const deps = createDeps(config, pool, adminToken);
-  const { app, routes } = await buildApp(deps);
+  const { app, routes } = await buildApp(deps, { logStream: options.logStream });
   await app.listen({ port, host: '127.0.0.1' });
   const metricsApp = config.metrics.port === undefined ? undefined : await buildMetricsApp(deps);
   await metricsApp?.listen({ port: config.metrics.port, host: '127.0.0.1' });

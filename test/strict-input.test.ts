@@ -661,7 +661,7 @@ describe('vendor webhooks stay open', () => {
       payload: { images: [], timings: { inference: 1.2 } },
       some_future_field: { nested: true },
     });
-    const r = await call(server, 'POST', '/webhooks/providers/fal?item=item_x&trace=abc', {
+    const r = await call(server, 'POST', '/webhooks/providers/fal?trace=abc&source=fal', {
       raw: body,
       headers: fal.signWebhook('req_unknown', body),
     });

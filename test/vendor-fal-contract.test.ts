@@ -145,6 +145,9 @@ describe('fal results private URLs allowed', () => {
     assert.equal(done.status, 'completed');
     const sent = fal.webhooks.at(-1);
     assert.ok(sent);
+    // Delivered again to the URL fal was given (the one bound to the item).
+    const given = new URL(fal.submissions.find((s) => s.input.prompt === 'twice')?.webhookUrl ?? '');
+    const sentTo = `${given.pathname}${given.search}`;
     const state = async () =>
       (
         await server.pool.query(
@@ -157,7 +160,7 @@ describe('fal results private URLs allowed', () => {
       ).rows;
     const settled = await state();
     for (let i = 0; i < 3; i++) {
-      const replay: { status: number; text: string } = await call<unknown>(server, 'POST', '/webhooks/providers/fal', {
+      const replay: { status: number; text: string } = await call<unknown>(server, 'POST', sentTo, {
         raw: sent.body,
         headers: sent.headers,
       });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, type StatusRecord, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
 
 const generate = (server: TestServer, team: TeamFixture, body: Record<string, unknown>) =>
@@ -57,11 +57,12 @@ describe('images through fal.ai, finished by its webhooks', () => {
         [created.body.generation_id],
       )
     ).rows;
-    assert.equal(
-      sent.find((s) => s.webhookUrl?.endsWith(`=${firstItem?.id}`))?.webhookUrl,
-      `${server.url}/webhooks/providers/fal?item=${firstItem?.id}`,
-      'the webhook URL names the item',
+    const webhookUrl = new URL(
+      sent.find((s) => s.webhookUrl?.includes(`item=${firstItem?.id}&`))?.webhookUrl ?? 'http://missing/',
     );
+    assert.equal(`${webhookUrl.origin}${webhookUrl.pathname}`, `${server.url}/webhooks/providers/fal`);
+    assert.equal(webhookUrl.searchParams.get('item'), firstItem?.id, 'the webhook URL names the item');
+    assert.match(webhookUrl.searchParams.get('sig') ?? '', /^[A-Za-z0-9_-]{43}$/, "with the item's credential");
     assert.deepEqual(Object.keys(sent[0]?.input ?? {}).sort(), [
       'enable_safety_checker',
       'image_size',
@@ -230,6 +231,56 @@ describe('images through fal.ai, finished by its webhooks', () => {
     });
     assert.equal(genuine.status, 200, 'a genuine webhook for a job we do not know is acknowledged');
     assert.equal((await call(server, 'POST', '/webhooks/providers/nobody', { raw: body })).status, 404);
+  });
+
+  test("a signed webhook of one item's job, posted to another item's URL, is refused and changes nothing", async () => {
+    fal.hold(true);
+    const prompts = ['bound one', 'bound two'];
+    const ids: string[] = [];
+    for (const prompt of prompts) {
+      const created = await generate(server, team, { prompt, model: 'flux-1-schnell' });
+      assert.equal(created.status, 200, created.text);
+      ids.push(created.body.generation_id);
+    }
+    const jobs = async () =>
+      (
+        await server.pool.query<{ generation_id: string; vendor_request_id: string }>(
+          `select generation_id, vendor_request_id from generation_items
+           where generation_id = any($1::text[]) and vendor_state = 'accepted' order by generation_id`,
+          [ids],
+        )
+      ).rows;
+    for (const deadline = Date.now() + 10_000; (await jobs()).length < 2; await sleep(20)) {
+      if (Date.now() > deadline) throw new Error('the jobs never reached fal');
+    }
+    const [one, two] = await Promise.all(
+      ids.map(async (id) => (await jobs()).find((j) => j.generation_id === id)?.vendor_request_id ?? ''),
+    );
+    const urlOf = (prompt: string) => new URL(fal.submissions.find((s) => s.input.prompt === prompt)?.webhookUrl ?? '');
+    // Job one's result, genuinely signed by fal, sent to the URL fal was given for item two.
+    const body = JSON.stringify({ request_id: one, status: 'OK', payload: { images: [] } });
+    const crossed = await call(server, 'POST', `${urlOf('bound two').pathname}${urlOf('bound two').search}`, {
+      raw: body,
+      headers: fal.signWebhook(one as string, body),
+    });
+    assert.equal(crossed.status, 401, crossed.text);
+    // Item two's URL without its credential, or with item one's, is refused too.
+    const bare = urlOf('bound two');
+    bare.searchParams.set('sig', urlOf('bound one').searchParams.get('sig') ?? '');
+    const body2 = JSON.stringify({ request_id: two, status: 'OK', payload: { images: [] } });
+    const swapped = await call(server, 'POST', `${bare.pathname}${bare.search}`, {
+      raw: body2,
+      headers: fal.signWebhook(two as string, body2),
+    });
+    assert.equal(swapped.status, 401, swapped.text);
+    const { rows } = await server.pool.query<{ n: number }>(
+      `select count(*)::int as n from generation_items where generation_id = any($1::text[]) and status = 'PROCESSING'`,
+      [ids],
+    );
+    assert.equal(rows[0]?.n, 2, 'both items still running');
+    fal.hold(false);
+    await fal.release();
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id, 30_000)).status, 'completed');
   });
 });
 

@@ -200,3 +200,123 @@ describe('music through Suno when the callback never comes', () => {
     assert.equal(await balanceOf(server, team.key), before - Number(price));
   });
 });
+
+// A callback URL speaks for its own item: the credential in it is bound to the item when the task
+// is sent, so one leaked URL (with its valid key and token) cannot report another item's task.
+describe("Suno callbacks bound to their item's task", () => {
+  let suno: FakeSuno;
+  let server: TestServer;
+  let teamA: TeamFixture;
+  let teamB: TeamFixture;
+  const logLines: string[] = [];
+
+  before(async () => {
+    suno = await startFakeSuno();
+    server = await startTestServer({
+      env: { SUNO_API_KEY: suno.apiKey, SUNO_BASE_URL: suno.url, LOG_LEVEL: 'info' },
+      logStream: { write: (line) => void logLines.push(line) },
+    });
+    teamA = await createTeam(server, 10_000);
+    teamB = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await server.close();
+    await suno.close();
+  });
+
+  const song = (team: TeamFixture, title: string, style: string) =>
+    call<{ generation_id: string }>(server, 'POST', '/api/v1/music/generate', {
+      token: team.key,
+      body: { title, style, instrumental: true, model: 'V4_5' },
+    });
+  /** The task Suno was given for a song, once the item has recorded it; its callback URL's path and query. */
+  const sentTask = async (generationId: string, title: string) => {
+    for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
+      const { rows } = await server.pool.query<{ vendor_request_id: string | null }>(
+        `select vendor_request_id from generation_items where generation_id = $1 and vendor_state = 'accepted'`,
+        [generationId],
+      );
+      const submission = suno.submissions.find((s) => s.body.title === title);
+      const taskId = rows[0]?.vendor_request_id;
+      if (taskId && submission) {
+        const url = new URL(String(submission.body.callBackUrl));
+        return { taskId, callbackPath: `${url.pathname}${url.search}`, token: url.searchParams.get('token') ?? '' };
+      }
+      if (Date.now() > deadline) throw new Error(`the song ${title} never reached Suno`);
+    }
+  };
+
+  test("team A's callback credential with team B's task is refused and B's song is untouched; B's own callback finishes it", async () => {
+    const mine = await song(teamA, 'Own Tune', 'calm piano');
+    assert.equal(mine.status, 200, mine.text);
+    const leaked = await sentTask(mine.body.generation_id, 'Own Tune');
+    assert.equal((await waitForGeneration(server, teamA.key, mine.body.generation_id, 30_000)).status, 'completed');
+
+    // B's song gets no callback from Suno: only a callback (or a poll a minute away) can finish it.
+    const balanceB = await balanceOf(server, teamB.key);
+    const theirs = await song(teamB, 'Their Tune', 'cool jazz [suno:no-callback]');
+    assert.equal(theirs.status, 200, theirs.text);
+    const target = await sentTask(theirs.body.generation_id, 'Their Tune');
+
+    const forged = await call<{ error: { code: string } }>(server, 'POST', leaked.callbackPath, {
+      raw: suno.callbackBody(target.taskId, 'complete'),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(forged.status, 401, forged.text);
+    assert.equal(forged.body.error.code, 'unauthorized');
+    const untouched = await call<{ status: string }>(
+      server,
+      'GET',
+      `/api/v1/generations/${theirs.body.generation_id}/status`,
+      { token: teamB.key },
+    );
+    assert.notEqual(untouched.body.status, 'completed', 'the forged callback did not finish B’s song');
+    const { rows } = await server.pool.query<{ n: number }>(
+      `select count(*)::int as n from generation_items where generation_id = $1 and status = 'PROCESSING'
+         and vendor_webhook_at is null`,
+      [theirs.body.generation_id],
+    );
+    assert.equal(rows[0]?.n, 1, 'B’s item is still processing, unmarked');
+
+    // B's own callback URL is believed for B's task.
+    const proper = await call(server, 'POST', target.callbackPath, {
+      raw: suno.callbackBody(target.taskId, 'complete'),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(proper.status, 200, proper.text);
+    const done = await waitForGeneration(server, teamB.key, theirs.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed');
+    assert.equal(await balanceOf(server, teamB.key), balanceB - done.credits_used);
+
+    // The request log has the callbacks, but none of their credentials.
+    const log = logLines.join('');
+    assert.match(log, /\/webhooks\/providers\/suno/, 'the callbacks were logged');
+    const sig = (path: string) => new URL(`http://x${path}`).searchParams.get('sig');
+    for (const secret of [leaked.token, target.token, sig(leaked.callbackPath), sig(target.callbackPath)]) {
+      assert.ok(secret && !log.includes(secret), `a callback credential is in the log: ${secret}`);
+    }
+  });
+
+  test('credentials in a query string stay out of the request log', async () => {
+    const forged = await call(
+      server,
+      'POST',
+      '/webhooks/providers/suno?item=itm_x&key=itm_x-1&token=TokenInTheUrl1&sig=SigInTheUrl2',
+      {
+        raw: '{}',
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+    assert.equal(forged.status, 401);
+    const listed = await call(server, 'GET', '/api/v1/models?api_key=KeyInTheUrl3&page_token=TokenInTheUrl4', {
+      token: teamA.key,
+    });
+    assert.ok(listed.status < 500, listed.text);
+    const lines = logLines.join('');
+    assert.match(lines, /\/webhooks\/providers\/suno/);
+    assert.match(lines, /\/api\/v1\/models/);
+    for (const secret of ['TokenInTheUrl1', 'SigInTheUrl2', 'KeyInTheUrl3', 'TokenInTheUrl4']) {
+      assert.ok(!lines.includes(secret), `${secret} is in the log`);
+    }
+  });
+});

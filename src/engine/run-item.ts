@@ -113,6 +113,7 @@ export async function runItem(
     if (!(await markStoringResult(ctx, item.id))) return;
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
+    await sql.recordResultBytes(ctx.pool, item.id, file.data.length);
     if (!(await finish({ ok: true, url: ctx.storage.publicUrl(key), file }))) await discardResult(ctx, item.id, key);
   } finally {
     releaseLease();

@@ -1034,3 +1034,8 @@ export async function deleteFinishedAttempts(db: Queryable, cutoff: Date): Promi
   );
   return rowCount ?? 0;
 }
+
+/** The size of an item's result file as stored (counted in its team's storage quota). */
+export async function recordResultBytes(db: Queryable, itemId: string, bytes: number): Promise<void> {
+  await db.query('update generation_items set result_bytes = $2::bigint where id = $1::text', [itemId, bytes]);
+}

@@ -153,8 +153,11 @@ export interface ExecutionContext {
   routeCooldown: { after: number; seconds: number };
   /** Preset voice id → the speech vendor's voice id (ELEVENLABS_VOICE_MAP); an unmapped preset is simulated. */
   vendorVoiceIds: Readonly<Record<string, string>>;
-  /** Where a vendor posts its webhooks, when it can reach us; undefined: poll only. */
-  vendorWebhookUrl(providerId: string): string | undefined;
+  /**
+   * Where a vendor posts the webhooks of one item's job, when it can reach us (undefined: poll
+   * only): the URL names the item and carries a credential bound to it (see itemWebhookCredential).
+   */
+  vendorWebhookUrl(providerId: string, itemId: string): string | undefined;
   /** The origins a provider's result URLs may come from without being public. */
   trustedOriginsOf(providerId: string): string[];
   allowPrivateUrls: boolean;

@@ -5,6 +5,7 @@ import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import { contentTypeForFileName } from '../lib/media-types.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
+import { macMatches, type SecretBox } from '../lib/secret-box.ts';
 import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
 import {
@@ -49,14 +50,36 @@ const RESULT_COPY_TIMEOUT_MS = 30 * 60_000;
 /** The most a vendor's file converted in memory (speech) may be. */
 const CONVERTED_MAX_BYTES = 64 * 1024 * 1024;
 
+/** The query parameters of a vendor webhook URL: the item it serves, and the credential bound to it. */
+export const WEBHOOK_ITEM_PARAM = 'item';
+export const WEBHOOK_CREDENTIAL_PARAM = 'sig';
+
+/**
+ * The credential of one item's vendor webhooks: an HMAC of the provider and the item id under a
+ * key only the service holds. It is given to the vendor in the webhook URL with the item id, and a
+ * webhook is believed only for the item it was made for, whatever job its body names.
+ */
+export function itemWebhookCredential(secrets: Pick<SecretBox, 'mac'>, providerId: string, itemId: string): string {
+  return secrets.mac(`vendor-webhook:${providerId}`, itemId);
+}
+
+/** Whether `credential` is the one made for the item's webhooks at this provider. */
+export function isItemWebhookCredential(
+  secrets: Pick<SecretBox, 'mac'>,
+  providerId: string,
+  itemId: string,
+  credential: string,
+): boolean {
+  return macMatches(itemWebhookCredential(secrets, providerId, itemId), credential);
+}
+
 /**
  * The webhook URL a vendor is given for one item, when the vendor sends webhooks we can verify and
- * can reach us: it names the item, so a webhook that arrives before the vendor's answer to the
- * submit has been recorded still finds it.
+ * can reach us: it names the item (so a webhook that arrives before the vendor's answer to the
+ * submit has been recorded still finds it) with the item's credential.
  */
 function webhookUrlFor(ctx: ExecutionContext, provider: Provider, itemId: string): string | undefined {
-  const url = provider.verifyWebhook ? ctx.vendorWebhookUrl(provider.id) : undefined;
-  return url ? `${url}?item=${encodeURIComponent(itemId)}` : undefined;
+  return provider.verifyWebhook ? ctx.vendorWebhookUrl(provider.id, itemId) : undefined;
 }
 
 /**
@@ -436,6 +459,7 @@ async function copyResult(
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
+    await sql.recordResultBytes(ctx.pool, item.id, data.length);
     return { key, url: ctx.storage.publicUrl(key), contentType, extension };
   };
   const converted = async (data: Buffer, contentType: string) => {
@@ -471,7 +495,8 @@ async function copyResult(
     return converted(Buffer.concat(chunks), contentType);
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
-  await ctx.storage.putStream(key, fetched.body, contentType);
+  const { size } = await ctx.storage.putStream(key, fetched.body, contentType);
+  await sql.recordResultBytes(ctx.pool, item.id, size);
   return {
     key,
     url: ctx.storage.publicUrl(key),

@@ -2201,7 +2201,7 @@ export interface paths {
         put?: never;
         /**
          * Push a snapshot
-         * @description Stores the payload as the next version of the project (1 for a new project). Concurrent pushes to one project get distinct, consecutive versions. The request body may be at most 5 MiB (413 `payload_too_large` beyond). `name` and `workspace_id`, when given, update the project. An `Idempotency-Key` makes a retried push safe.
+         * @description Stores the payload as the next version of the project (1 for a new project). Concurrent pushes to one project get distinct, consecutive versions. The request body may be at most 5 MiB (413 `payload_too_large` beyond). `name` and `workspace_id`, when given, update the project. An `Idempotency-Key` makes a retried push safe. A push that would take the team past its storage quota (TEAM_STORAGE_QUOTA_MB) is 413 `payload_too_large`.
          */
         post: {
             parameters: {
@@ -2474,7 +2474,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a media file for a project
-         * @description multipart/form-data with one part, the file, in the field `file`. Accepted types: image/png, image/jpeg, image/webp, image/gif, video/mp4, video/quicktime, video/webm, audio/mpeg, audio/wav, audio/ogg, audio/flac, audio/mp4; the part's Content-Type and the filename's extension must agree with each other and with the bytes. Before anything is stored the file is checked: its signature, its whole container structure (nothing appended after its end), no markup or archive hidden in it, a real decode, and the limits: images ≤ 20 MiB and ≤ 8192x8192 (animations: width × height × frames ≤ 67108864 pixels); videos ≤ 200 MiB, ≤ 10 min and ≤ 8192x8192; audio ≤ 50 MiB and ≤ 30 min. A refusal is 422 `media_rejected` with the reason; a file over its limit is 413 `payload_too_large`, answered as soon as the limit is passed. The project need not have been pushed yet: upload its media first, then push the snapshot that uses the URLs. `Idempotency-Key` is not applied here (the body is streamed): a retried upload stores another copy.
+         * @description multipart/form-data with one part, the file, in the field `file`. Accepted types: image/png, image/jpeg, image/webp, image/gif, video/mp4, video/quicktime, video/webm, audio/mpeg, audio/wav, audio/ogg, audio/flac, audio/mp4; the part's Content-Type and the filename's extension must agree with each other and with the bytes. Before the file is kept it is checked (a refused file is deleted): its signature, its whole container structure (nothing appended after its end), no markup or archive hidden in it, a real decode, and the limits: images ≤ 20 MiB and ≤ 8192x8192 (animations: width × height × frames ≤ 67108864 pixels); videos ≤ 200 MiB, ≤ 10 min and ≤ 8192x8192; audio ≤ 50 MiB and ≤ 30 min. A refusal is 422 `media_rejected` with the reason; a file over its limit is 413 `payload_too_large`, answered as soon as the limit is passed. The project need not have been pushed yet: upload its media first, then push the snapshot that uses the URLs. `Idempotency-Key` is not applied here (the body is streamed): a retried upload stores another copy. The file streams into storage as it arrives (never held in memory). A team sends at most UPLOADS_MAX_CONCURRENT_PER_TEAM uploads at once to a server (429 `rate_limited` with Retry-After past it), and an upload that would take the team past its storage quota (TEAM_STORAGE_QUOTA_MB) is 413 `payload_too_large`.
          */
         post: {
             parameters: {
@@ -2921,7 +2921,7 @@ export interface paths {
         };
         /**
          * Live status of a generation (Server-Sent Events)
-         * @description A `text/event-stream`: an event `status` whose data is the status record, at once and then on every change (item progress included), whichever process made it; the stream ends after the record whose status is completed or failed. A comment keeps an idle stream open (every 15 s by default). Each event's id stands for its record: reconnect with `Last-Event-ID` and you get the record at once if it changed meanwhile, or nothing until it changes. Another team’s generation is 404.
+         * @description A `text/event-stream`: an event `status` whose data is the status record, at once and then on every change (item progress included), whichever process made it; the stream ends after the record whose status is completed or failed. A comment keeps an idle stream open (every 15 s by default). Each event's id stands for its record: reconnect with `Last-Event-ID` and you get the record at once if it changed meanwhile, or nothing until it changes. Another team’s generation is 404. A team holds at most EVENTS_MAX_STREAMS_PER_TEAM streams open on a server (200 by default), a server at most EVENTS_MAX_STREAMS; past either the answer is 429 `rate_limited` with Retry-After.
          */
         get: {
             parameters: {
@@ -9788,6 +9788,8 @@ export interface paths {
                 query?: {
                     /** @description The item the job serves, as the URL given to the vendor names it */
                     item?: string;
+                    /** @description The item's webhook credential, as the URL given to the vendor carries it */
+                    sig?: string;
                 };
                 header?: never;
                 path: {

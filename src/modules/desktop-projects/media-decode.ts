@@ -24,8 +24,8 @@ function decoderReason(err: unknown): string {
 
 const SHARP_FORMAT: Partial<Record<MediaFormat, string>> = { png: 'png', jpeg: 'jpeg', webp: 'webp', gif: 'gif' };
 
-/** Decodes every frame of an image; width and height as displayed (EXIF rotation applied). */
-export async function decodeImage(bytes: Buffer, format: MediaFormat): Promise<DecodedMedia> {
+/** Decodes every frame of an image (its bytes, or its file); width and height as displayed (EXIF rotation applied). */
+export async function decodeImage(bytes: Buffer | string, format: MediaFormat): Promise<DecodedMedia> {
   const limits = MEDIA_LIMITS.image;
   let meta: Metadata;
   try {
@@ -72,54 +72,61 @@ const DEMUXER: Partial<Record<MediaFormat, { name: string; formatName: RegExp }>
 
 const DECODE_TIMEOUT_MS = 60_000;
 
-/** Probes and decodes audio or video; checks the streams the declared kind needs and the duration limit. */
-export async function decodeAudioVideo(bytes: Buffer, declared: DeclaredMedia): Promise<DecodedMedia> {
+/**
+ * Probes and decodes audio or video (its bytes, or its file); checks the streams the declared kind
+ * needs and the duration limit.
+ */
+export async function decodeAudioVideo(input: Buffer | string, declared: DeclaredMedia): Promise<DecodedMedia> {
+  if (typeof input === 'string') return decodeAudioVideoFile(input, declared);
+  return withTempDir(async (dir) =>
+    decodeAudioVideoFile(await tempInput(dir, `input.${FORMATS[declared.format].extensions[0]}`, input), declared),
+  );
+}
+
+async function decodeAudioVideoFile(path: string, declared: DeclaredMedia): Promise<DecodedMedia> {
   const demuxer = DEMUXER[declared.format];
   if (!demuxer) throw new Error(`no demuxer for ${declared.format}`);
-  return withTempDir(async (dir) => {
-    const path = await tempInput(dir, `input.${FORMATS[declared.format].extensions[0]}`, bytes);
-    let probe: ProbeResult;
-    try {
-      probe = await probeFile(path);
-    } catch (err) {
-      if (!(err instanceof ProviderError)) throw err;
-      throw mediaRejected(`the ${declared.kind} could not be decoded (${decoderReason(err)})`);
+  let probe: ProbeResult;
+  try {
+    probe = await probeFile(path);
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    throw mediaRejected(`the ${declared.kind} could not be decoded (${decoderReason(err)})`);
+  }
+  if (!demuxer.formatName.test(probe.format)) {
+    throw mediaRejected(`the ${declared.kind} decodes as '${probe.format}', not ${FORMATS[declared.format].label}`);
+  }
+  const decoded: DecodedMedia = {};
+  if (declared.kind === 'video') {
+    const limits = MEDIA_LIMITS.video;
+    if (!probe.hasVideo) throw mediaRejected('the video has no video stream');
+    const width = probe.width ?? 0;
+    const height = probe.height ?? 0;
+    if (width < 1 || height < 1) throw mediaRejected('the video has no frame size');
+    if (width > limits.maxSide || height > limits.maxSide) {
+      throw mediaRejected(`the video is ${width}x${height}; the limit is ${limits.maxSide}x${limits.maxSide}`);
     }
-    if (!demuxer.formatName.test(probe.format)) {
-      throw mediaRejected(`the ${declared.kind} decodes as '${probe.format}', not ${FORMATS[declared.format].label}`);
-    }
-    const decoded: DecodedMedia = {};
-    if (declared.kind === 'video') {
-      const limits = MEDIA_LIMITS.video;
-      if (!probe.hasVideo) throw mediaRejected('the video has no video stream');
-      const width = probe.width ?? 0;
-      const height = probe.height ?? 0;
-      if (width < 1 || height < 1) throw mediaRejected('the video has no frame size');
-      if (width > limits.maxSide || height > limits.maxSide) {
-        throw mediaRejected(`the video is ${width}x${height}; the limit is ${limits.maxSide}x${limits.maxSide}`);
-      }
-      checkDuration(probe.durationSeconds, limits.maxSeconds, 'video');
-      await decodeSome(
-        path,
-        demuxer.name,
-        ['-map', '0:v:0', '-frames:v', '1', '-vf', 'scale=16:16', '-pix_fmt', 'gray', '-f', 'rawvideo'],
-        'video frame',
-      );
-      Object.assign(decoded, { width, height });
-    } else {
-      if (probe.hasVideo) throw mediaRejected('the audio file holds a video stream: upload it as a video');
-      if (!probe.hasAudio) throw mediaRejected('the audio file has no audio stream');
-      checkDuration(probe.durationSeconds, MEDIA_LIMITS.audio.maxSeconds, 'audio');
-      await decodeSome(
-        path,
-        demuxer.name,
-        ['-map', '0:a:0', '-t', '3', '-ac', '1', '-ar', '8000', '-f', 's16le'],
-        'audio',
-      );
-    }
-    decoded.durationSeconds = Math.round(probe.durationSeconds * 1000) / 1000;
-    return decoded;
-  });
+    checkDuration(probe.durationSeconds, limits.maxSeconds, 'video');
+    await decodeSome(
+      path,
+      demuxer.name,
+      ['-map', '0:v:0', '-frames:v', '1', '-vf', 'scale=16:16', '-pix_fmt', 'gray', '-f', 'rawvideo'],
+      'video frame',
+    );
+    Object.assign(decoded, { width, height });
+  } else {
+    if (probe.hasVideo) throw mediaRejected('the audio file holds a video stream: upload it as a video');
+    if (!probe.hasAudio) throw mediaRejected('the audio file has no audio stream');
+    checkDuration(probe.durationSeconds, MEDIA_LIMITS.audio.maxSeconds, 'audio');
+    await decodeSome(
+      path,
+      demuxer.name,
+      ['-map', '0:a:0', '-t', '3', '-ac', '1', '-ar', '8000', '-f', 's16le'],
+      'audio',
+    );
+  }
+  decoded.durationSeconds = Math.round(probe.durationSeconds * 1000) / 1000;
+  return decoded;
 }
 
 function checkDuration(seconds: number, max: number, kind: string): void {

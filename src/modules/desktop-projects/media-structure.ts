@@ -316,13 +316,62 @@ function containsScriptTag(buf: Buffer): boolean {
   return false;
 }
 
+/** What the hidden-content check needs of a file: its first and last KiB, and whether `<script` occurs in it. */
+export interface EdgeScan {
+  head: Buffer;
+  /** The last KiB, without the bytes of `head` (empty for a file of a KiB or less). */
+  tail: Buffer;
+  scriptTag: boolean;
+}
+
+/** The scan of a file held whole. */
+function scanOf(buf: Buffer): EdgeScan {
+  return {
+    head: buf.subarray(0, EDGE_BYTES),
+    tail: buf.subarray(Math.max(EDGE_BYTES, buf.length - EDGE_BYTES)),
+    scriptTag: containsScriptTag(buf),
+  };
+}
+
+/** The same scan made chunk by chunk, as a file streams in: memory stays at two KiB. */
+export class EdgeScanner {
+  private head = Buffer.alloc(0);
+  private last = Buffer.alloc(0);
+  private size = 0;
+  private scriptTag = false;
+
+  push(chunk: Buffer): void {
+    if (this.head.length < EDGE_BYTES) {
+      this.head = Buffer.concat([this.head, chunk.subarray(0, EDGE_BYTES - this.head.length)]);
+    }
+    // The previous chunk's end goes along, so a tag split between two chunks is still seen.
+    const window = Buffer.concat([this.last.subarray(-(SCRIPT.length - 1)), chunk]);
+    this.scriptTag ||= containsScriptTag(window);
+    this.last = Buffer.concat([this.last, chunk]).subarray(-EDGE_BYTES);
+    this.size += chunk.length;
+  }
+
+  result(): EdgeScan {
+    const tailBytes = this.size - Math.max(EDGE_BYTES, this.size - EDGE_BYTES);
+    return {
+      head: this.head,
+      tail: tailBytes > 0 ? this.last.subarray(this.last.length - tailBytes) : Buffer.alloc(0),
+      scriptTag: this.scriptTag,
+    };
+  }
+}
+
 /**
  * Refuses markup or another format's signature in the first or last KiB, and a `<script` tag
  * anywhere: the usual ways a media file doubles as an HTML page, a script or an archive.
  */
 export function checkEmbedded(buf: Buffer): void {
-  const edges = [buf.subarray(0, EDGE_BYTES), buf.subarray(Math.max(EDGE_BYTES, buf.length - EDGE_BYTES))];
-  for (const edge of edges) {
+  checkEdgeScan(scanOf(buf));
+}
+
+/** checkEmbedded from a scan made while the file streamed in. */
+export function checkEdgeScan(scan: EdgeScan): void {
+  for (const edge of [scan.head, scan.tail]) {
     const text = edge.toString('latin1');
     const lower = text.toLowerCase();
     const markup = EDGE_MARKUP.find((token) => lower.includes(token));
@@ -338,8 +387,7 @@ export function checkEmbedded(buf: Buffer): void {
       throw mediaRejected(`the file contains ${what} besides the media (polyglot files are refused)`);
     }
   }
-  if (containsScriptTag(buf))
-    throw mediaRejected("the file contains a '<script' tag: script hidden in media is refused");
+  if (scan.scriptTag) throw mediaRejected("the file contains a '<script' tag: script hidden in media is refused");
 }
 
 const CHECKS: Readonly<Record<MediaFormat, (bytes: Buffer) => void>> = {

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { ACCEPTED_TYPES, MAX_UPLOAD_BYTES } from './media-formats.ts';
 import {
@@ -18,7 +19,16 @@ import {
   VersionSummary,
   VersionsQuery,
 } from './schemas.ts';
-import { getSnapshot, listProjects, listVersions, pushSnapshot, storeProjectMedia } from './service.ts';
+import {
+  checkStorageQuota,
+  discardStagedMedia,
+  getSnapshot,
+  listProjects,
+  listVersions,
+  pushSnapshot,
+  stageProjectMedia,
+  storeProjectMedia,
+} from './service.ts';
 import { FILE_FIELD, receiveUpload } from './upload.ts';
 
 const tags = ['Desktop projects'];
@@ -26,9 +36,42 @@ const PROJECTS = '/api/v1/desktop-projects';
 const PROJECT = `${PROJECTS}/:desktopProjectId`;
 const MEDIA = `${PROJECT}/media`;
 
-/** Fastify's own errors on these routes, worded for them; the rest go on to the app's handler. */
+/** When a client refused an upload should try again. */
+const UPLOAD_RETRY_AFTER_S = 5;
+
+/** The uploads each team sends at once to this process, within UPLOADS_MAX_CONCURRENT_PER_TEAM. */
+function uploadSlots(max: number) {
+  const running = new Map<string, number>();
+  return {
+    /** Takes a place for one of the team's uploads, or refuses (429 `rate_limited` with Retry-After). */
+    admit(teamId: string): { release(): void } {
+      const held = running.get(teamId) ?? 0;
+      if (held >= max) {
+        throw new AppError(
+          'rate_limited',
+          `The team already sends ${max} uploads at once, its most: wait for one to finish and try again`,
+          undefined,
+          { 'retry-after': String(UPLOAD_RETRY_AFTER_S) },
+        );
+      }
+      running.set(teamId, held + 1);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          const left = (running.get(teamId) ?? 1) - 1;
+          if (left > 0) running.set(teamId, left);
+          else running.delete(teamId);
+        },
+      };
+    },
+  };
+}
+
 /** Versioned snapshots of desktop projects and the media they reference. */
 export default async function desktopProjectsRoutes(app: App): Promise<void> {
+  const uploads = uploadSlots(app.deps.config.uploadsMaxConcurrentPerTeam);
   // Only this plugin's routes read multipart bodies, and only as a stream (see upload.ts).
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20, fieldNameSize: 100 },
@@ -45,7 +88,8 @@ export default async function desktopProjectsRoutes(app: App): Promise<void> {
           'Stores the payload as the next version of the project (1 for a new project). Concurrent pushes to ' +
           'one project get distinct, consecutive versions. The request body may be at most 5 MiB (413 ' +
           '`payload_too_large` beyond). `name` and `workspace_id`, when given, update the project. ' +
-          'An `Idempotency-Key` makes a retried push safe.',
+          'An `Idempotency-Key` makes a retried push safe. A push that would take the team past its storage ' +
+          'quota (TEAM_STORAGE_QUOTA_MB) is 413 `payload_too_large`.',
         body: PushBody,
         response: { 200: PushedSnapshot, ...errorResponses(400, 401, 403, 404, 413) },
       },
@@ -117,25 +161,38 @@ export default async function desktopProjectsRoutes(app: App): Promise<void> {
         description:
           `multipart/form-data with one part, the file, in the field \`${FILE_FIELD}\`. Accepted types: ` +
           `${ACCEPTED_TYPES}; the part's Content-Type and the filename's extension must agree with each other ` +
-          'and with the bytes. Before anything is stored the file is checked: its signature, its whole ' +
+          'and with the bytes. Before the file is kept it is checked (a refused file is deleted): its signature, its whole ' +
           'container structure (nothing appended after its end), no markup or archive hidden in it, a real ' +
           `decode, and the limits: ${UPLOAD_LIMITS_TEXT}. A refusal is 422 \`media_rejected\` with the reason; ` +
           'a file over its limit is 413 `payload_too_large`, answered as soon as the limit is passed. The ' +
           'project need not have been pushed yet: upload its media first, then push the snapshot that uses ' +
           'the URLs. `Idempotency-Key` is not applied here (the body is streamed): a retried upload stores ' +
-          'another copy.',
+          'another copy. The file streams into storage as it arrives (never held in memory). A team sends at ' +
+          'most UPLOADS_MAX_CONCURRENT_PER_TEAM uploads at once to a server (429 `rate_limited` with ' +
+          'Retry-After past it), and an upload that would take the team past its storage quota ' +
+          '(TEAM_STORAGE_QUOTA_MB) is 413 `payload_too_large`.',
         consumes: ['multipart/form-data'],
         params: ProjectParams,
         body: UploadForm,
-        response: { 200: StoredMedia, ...errorResponses(400, 401, 413, 422) },
+        response: { 200: StoredMedia, ...errorResponses(400, 401, 413, 422, 429) },
       },
     },
-    async (request) =>
-      storeProjectMedia(
-        app.deps,
-        request.principal.teamId,
-        request.params.desktopProjectId,
-        await receiveUpload(request),
-      ),
+    async (request) => {
+      const teamId = request.principal.teamId;
+      const slot = uploads.admit(teamId);
+      try {
+        // A team already at its quota is told before any byte is read; the exact count is made
+        // when the file is recorded.
+        await checkStorageQuota(app.deps.pool, app.deps.config.teamStorageQuotaBytes, teamId, 1, { lock: false });
+        const received = await receiveUpload(
+          request,
+          (declared, file) => stageProjectMedia(app.deps, teamId, request.params.desktopProjectId, declared, file),
+          (staged) => discardStagedMedia(app.deps, staged),
+        );
+        return await storeProjectMedia(app.deps, teamId, received);
+      } finally {
+        slot.release();
+      }
+    },
   );
 }

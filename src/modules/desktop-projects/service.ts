@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { withTempDir } from '../../lib/ffmpeg.ts';
 import { newId } from '../../lib/ids.ts';
 import { extensionForContentType } from '../../storage/index.ts';
 import { resolveWorkspace } from '../workspaces/service.ts';
+import { openFileBytes } from './file-bytes.ts';
 import { decodeAudioVideo, decodeImage } from './media-decode.ts';
-import { checkEmbedded, checkStructure } from './media-structure.ts';
+import { type DeclaredMedia, FORMATS } from './media-formats.ts';
+import { checkEdgeScan, checkStructure } from './media-structure.ts';
 import type * as schemas from './schemas.ts';
 import * as sql from './sql.ts';
 import type { ReceivedUpload } from './upload.ts';
@@ -25,7 +33,7 @@ export type StoredMedia = Static<typeof schemas.StoredMedia>;
  * The version number and the snapshot are written in one transaction under the project's row lock.
  */
 export async function pushSnapshot(
-  deps: Pick<Deps, 'pool'>,
+  deps: Pick<Deps, 'pool' | 'config'>,
   teamId: string,
   input: PushInput,
 ): Promise<PushedSnapshot> {
@@ -33,6 +41,7 @@ export async function pushSnapshot(
   const payloadJson = JSON.stringify(input.payload);
   const sizeBytes = Buffer.byteLength(payloadJson);
   return withTransaction(deps.pool, async (client) => {
+    await checkStorageQuota(client, deps.config.teamStorageQuotaBytes, teamId, sizeBytes, { lock: true });
     const project = await sql.upsertProjectForPush(
       client,
       newId('dp'),
@@ -128,45 +137,116 @@ export async function listVersions(
   }));
 }
 
+/** Where an upload's bytes went while they streamed in: its project and storage key. */
+export interface StagedMedia {
+  projectId: string;
+  key: string;
+}
+
+function quotaExceeded(quotaBytes: number, usedBytes: number, addingBytes: number): AppError {
+  const mib = (bytes: number) => `${Math.ceil((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+  // A check made before the size is known adds one byte: the team is at its quota already.
+  const adds = addingBytes > 1 ? ` and this adds ${mib(addingBytes)}` : '';
+  return new AppError(
+    'payload_too_large',
+    `The team's storage quota of ${mib(quotaBytes)} would be passed: it holds ${mib(usedBytes)}${adds}. ` +
+      'Result files free their room as they pass retention; for more, ask the operator to raise TEAM_STORAGE_QUOTA_MB',
+  );
+}
+
 /**
- * Checks an upload all the way (structure, hidden content, a real decode, limits) and stores it
- * in the team's folder for the project, creating the project (without versions) when it was
- * never pushed. A refused file leaves nothing behind.
+ * Refuses (413) a write of `addingBytes` that would take the team past its storage quota
+ * (TEAM_STORAGE_QUOTA_MB; 0: none). Inside a transaction it takes the team's storage lock first,
+ * so that concurrent writes are counted one after the other.
  */
-export async function storeProjectMedia(
+export async function checkStorageQuota(
+  db: Queryable,
+  quotaBytes: number,
+  teamId: string,
+  addingBytes: number,
+  options: { lock: boolean },
+): Promise<void> {
+  if (quotaBytes <= 0) return;
+  if (options.lock) await sql.lockTeamStorage(db, teamId);
+  const used = await sql.selectTeamStorageBytes(db, teamId);
+  if (used + addingBytes > quotaBytes) throw quotaExceeded(quotaBytes, used, addingBytes);
+}
+
+/**
+ * Streams an upload's checked bytes into storage, in the team's folder for the project (created,
+ * without versions, when it was never pushed). Nothing is held in memory.
+ */
+export async function stageProjectMedia(
   deps: Pick<Deps, 'pool' | 'storage'>,
   teamId: string,
   clientId: string,
-  upload: ReceivedUpload,
-): Promise<StoredMedia> {
-  const { declared, bytes } = upload;
-  checkStructure(bytes, declared.format);
-  checkEmbedded(bytes);
-  const decoded =
-    declared.kind === 'image' ? await decodeImage(bytes, declared.format) : await decodeAudioVideo(bytes, declared);
-
+  declared: DeclaredMedia,
+  file: Readable,
+): Promise<StagedMedia> {
   const project = await sql.ensureProject(deps.pool, newId('dp'), teamId, clientId);
   const extension = extensionForContentType(declared.contentType);
   if (!extension) throw new Error(`no storage extension for ${declared.contentType}`);
   const key = `projects/${teamId}/${project.id}/${randomBytes(16).toString('base64url')}.${extension}`;
-  await deps.storage.put(key, bytes, declared.contentType);
-  await sql.insertMedia(deps.pool, {
-    id: newId('dpm'),
-    projectId: project.id,
-    storageKey: key,
-    contentType: declared.contentType,
-    kind: declared.kind,
-    sizeBytes: bytes.length,
-    width: decoded.width ?? null,
-    height: decoded.height ?? null,
-    durationSeconds: decoded.durationSeconds ?? null,
-  });
-  return {
-    url: deps.storage.publicUrl(key),
-    content_type: declared.contentType,
-    size_bytes: bytes.length,
-    kind: declared.kind,
-    ...(decoded.width !== undefined ? { width: decoded.width, height: decoded.height } : {}),
-    ...(decoded.durationSeconds !== undefined ? { duration_seconds: decoded.durationSeconds } : {}),
-  };
+  await deps.storage.putStream(key, file, declared.contentType);
+  return { projectId: project.id, key };
+}
+
+/** Removes what an upload stored before it was refused. */
+export async function discardStagedMedia(deps: Pick<Deps, 'storage'>, staged: StagedMedia): Promise<void> {
+  await deps.storage.delete(staged.key);
+}
+
+/**
+ * Checks a stored upload all the way (structure, hidden content, a real decode, limits) from a
+ * temporary copy read back from storage, never whole in memory, and records it within the team's
+ * storage quota. A refused file is deleted: it leaves nothing behind.
+ */
+export async function storeProjectMedia(
+  deps: Pick<Deps, 'pool' | 'storage' | 'config'>,
+  teamId: string,
+  upload: ReceivedUpload<StagedMedia>,
+): Promise<StoredMedia> {
+  const { declared, size, scan, stored } = upload;
+  try {
+    const decoded = await withTempDir(async (dir) => {
+      const path = join(dir, `upload.${FORMATS[declared.format].extensions[0]}`);
+      const object = await deps.storage.get(stored.key);
+      if (!object) throw new Error(`the upload stored under ${stored.key} is not there`);
+      await pipeline(object.body, createWriteStream(path));
+      // An image is at most 20 MiB: its checks read it whole; audio and video are walked in the file.
+      const file = declared.kind === 'image' ? undefined : openFileBytes(path);
+      try {
+        checkStructure(file?.bytes ?? (await readFile(path)), declared.format);
+      } finally {
+        file?.close();
+      }
+      checkEdgeScan(scan);
+      return declared.kind === 'image' ? decodeImage(path, declared.format) : decodeAudioVideo(path, declared);
+    });
+    await withTransaction(deps.pool, async (client) => {
+      await checkStorageQuota(client, deps.config.teamStorageQuotaBytes, teamId, size, { lock: true });
+      await sql.insertMedia(client, {
+        id: newId('dpm'),
+        projectId: stored.projectId,
+        storageKey: stored.key,
+        contentType: declared.contentType,
+        kind: declared.kind,
+        sizeBytes: size,
+        width: decoded.width ?? null,
+        height: decoded.height ?? null,
+        durationSeconds: decoded.durationSeconds ?? null,
+      });
+    });
+    return {
+      url: deps.storage.publicUrl(stored.key),
+      content_type: declared.contentType,
+      size_bytes: size,
+      kind: declared.kind,
+      ...(decoded.width !== undefined ? { width: decoded.width, height: decoded.height } : {}),
+      ...(decoded.durationSeconds !== undefined ? { duration_seconds: decoded.durationSeconds } : {}),
+    };
+  } catch (err) {
+    await discardStagedMedia(deps, stored).catch(() => undefined);
+    throw err;
+  }
 }

@@ -179,3 +179,31 @@ export async function insertMedia(db: Queryable, media: MediaRecord): Promise<vo
     ],
   );
 }
+
+/**
+ * Holds the team's storage lock until the transaction ends: two writes of one team that each fit
+ * its quota alone are counted one after the other, so together they cannot pass it.
+ */
+export async function lockTeamStorage(db: Queryable, teamId: string): Promise<void> {
+  await db.query(`select pg_advisory_xact_lock(hashtextextended('team-storage:' || $1::text, 0))`, [teamId]);
+}
+
+/**
+ * The bytes a team holds: its desktop-project media and snapshots, and the result files of its
+ * generations whose files have not been purged (sizes recorded since results had one).
+ */
+export async function selectTeamStorageBytes(db: Queryable, teamId: string): Promise<number> {
+  const { rows } = await db.query<{ bytes: string }>(
+    `select (
+       coalesce((select sum(m.size_bytes) from desktop_project_media m
+                 join desktop_projects p on p.id = m.project_id where p.team_id = $1::text), 0)
+       + coalesce((select sum(v.size_bytes) from desktop_project_versions v
+                   join desktop_projects p on p.id = v.project_id where p.team_id = $1::text), 0)
+       + coalesce((select sum(i.result_bytes) from generation_items i
+                   join generations g on g.id = i.generation_id
+                   where g.team_id = $1::text and g.purged_at is null), 0)
+     )::text as bytes`,
+    [teamId],
+  );
+  return Number(rows[0]?.bytes ?? 0);
+}

@@ -13,6 +13,7 @@ import pg from 'pg';
 import type { App } from '../../app-types.ts';
 import { type StatusRow, selectStatuses } from '../../engine/sql.ts';
 import { type StatusRecord, toStatusRecord } from '../../engine/status.ts';
+import { AppError } from '../../lib/errors.ts';
 
 /** The channel the triggers notify. */
 export const GENERATION_EVENTS_CHANNEL = 'generation_events';
@@ -117,11 +118,25 @@ export interface GenerationWatchOptions {
   log: { warn(obj: object, msg: string): void };
   /** How often an idle stream gets a comment, so proxies and clients keep it open (EVENTS_KEEP_ALIVE_MS). */
   keepAliveMs: number;
+  /** Streams the process holds open, in all and per team (EVENTS_MAX_STREAMS, EVENTS_MAX_STREAMS_PER_TEAM). */
+  maxStreams: { total: number; perTeam: number };
+}
+
+/** When a client refused a stream should try again. */
+const STREAM_RETRY_AFTER_S = 5;
+
+/** A place among the process's streams, held from before the answer starts until the stream ends. */
+export interface StreamSlot {
+  /** Gives the place back (once; again is harmless). */
+  release(): void;
 }
 
 /** The watchers of one process, and its listening connection (opened with the first watcher). */
 export class GenerationWatch {
   private readonly watchers = new Map<string, Set<Watcher>>();
+  /** Places taken, in all and per team (a stream being opened holds one too). */
+  private slots = 0;
+  private readonly teamSlots = new Map<string, number>();
   private readonly changed = new Set<string>();
   private flushing = false;
   private client: pg.Client | undefined;
@@ -148,15 +163,61 @@ export class GenerationWatch {
   }
 
   /**
-   * Starts a stream on `res` (already authorised for the generation): the listening connection is
-   * ready before the current record is read, so no change between the two is missed.
+   * Takes a place for one of the team's streams, or refuses (429 `rate_limited` with Retry-After)
+   * when the process or the team holds its most: one key cannot use up the file descriptors.
    */
-  async watch(generationId: string, res: Writable, lastEventId: string | undefined): Promise<void> {
+  admit(teamId: string): StreamSlot {
+    const { total, perTeam } = this.options.maxStreams;
+    const held = this.teamSlots.get(teamId) ?? 0;
+    const headers = { 'retry-after': String(STREAM_RETRY_AFTER_S) };
+    if (held >= perTeam) {
+      throw new AppError(
+        'rate_limited',
+        `The team already holds ${perTeam} live-status streams, its most: close one (or poll the status) and try again`,
+        undefined,
+        headers,
+      );
+    }
+    if (this.slots >= total) {
+      throw new AppError(
+        'rate_limited',
+        'This server holds as many live-status streams as it can: poll the status, or try again shortly',
+        undefined,
+        headers,
+      );
+    }
+    this.slots += 1;
+    this.teamSlots.set(teamId, held + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.slots -= 1;
+        const left = (this.teamSlots.get(teamId) ?? 1) - 1;
+        if (left > 0) this.teamSlots.set(teamId, left);
+        else this.teamSlots.delete(teamId);
+      },
+    };
+  }
+
+  /**
+   * Starts a stream on `res` (already authorised for the generation) in the place `slot`, given
+   * back when the stream ends: the listening connection is ready before the current record is
+   * read, so no change between the two is missed.
+   */
+  async watch(generationId: string, res: Writable, lastEventId: string | undefined, slot: StreamSlot): Promise<void> {
     await this.listen();
     // A client that left while the listening connection opened has no stream to keep.
-    if (res.destroyed || res.writableEnded) return;
+    if (res.destroyed || res.writableEnded) {
+      slot.release();
+      return;
+    }
     res.write(`retry: ${CLIENT_RETRY_MS}\n\n`);
-    const watcher = new Watcher(generationId, res, lastEventId, (w) => this.forget(w));
+    const watcher = new Watcher(generationId, res, lastEventId, (w) => {
+      slot.release();
+      this.forget(w);
+    });
     let set = this.watchers.get(generationId);
     if (!set) {
       set = new Set();
@@ -284,10 +345,16 @@ export async function streamStatus(
   request: FastifyRequest,
   reply: FastifyReply,
   generationId: string,
+  teamId: string,
 ): Promise<void> {
+  // Refused before the answer starts, so the 429 is an ordinary error answer.
+  const slot = watch.admit(teamId);
   reply.hijack();
   const socket = reply.raw.socket;
-  if (!socket || socket.destroyed) return;
+  if (!socket || socket.destroyed) {
+    slot.release();
+    return;
+  }
   socket.write(
     'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n' +
       'cache-control: no-cache, no-transform\r\nx-accel-buffering: no\r\nconnection: close\r\n' +
@@ -295,8 +362,9 @@ export async function streamStatus(
   );
   const lastEventId = request.headers['last-event-id'];
   try {
-    await watch.watch(generationId, socket, typeof lastEventId === 'string' ? lastEventId : undefined);
+    await watch.watch(generationId, socket, typeof lastEventId === 'string' ? lastEventId : undefined, slot);
   } catch (err) {
+    slot.release();
     request.log.warn({ err }, 'live status: could not start watching');
     socket.end();
   }
@@ -309,6 +377,7 @@ export function createGenerationWatch(app: App): GenerationWatch {
     readStatuses: (ids) => selectStatuses(app.deps.pool, ids),
     log: app.log,
     keepAliveMs: app.deps.config.eventsKeepAliveMs,
+    maxStreams: app.deps.config.eventsMaxStreams,
   });
   // Open streams would hold the server open: they end when it starts closing.
   app.addHook('preClose', async () => {

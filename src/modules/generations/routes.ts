@@ -104,12 +104,14 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
           'change (item progress included), whichever process made it; the stream ends after the record whose ' +
           'status is completed or failed. A comment keeps an idle stream open (every 15 s by default). ' +
           "Each event's id stands for its record: reconnect with `Last-Event-ID` and you get the record at once if " +
-          'it changed meanwhile, or nothing until it changes. Another team’s generation is 404.',
+          'it changed meanwhile, or nothing until it changes. Another team’s generation is 404. A team holds at ' +
+          'most EVENTS_MAX_STREAMS_PER_TEAM streams open on a server (200 by default), a server at most ' +
+          'EVENTS_MAX_STREAMS; past either the answer is 429 `rate_limited` with Retry-After.',
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ maxLength: 64 })) }),
         response: {
           200: Type.String({ description: 'text/event-stream' }),
-          ...errorResponses(401, 404),
+          ...errorResponses(401, 404, 429),
         },
       },
     },
@@ -118,7 +120,7 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
       if (!(await selectStatus(app.deps.pool, request.params.id, teamId))) {
         throw notFound('Generation', request.params.id);
       }
-      await streamStatus(watch, request, reply, request.params.id);
+      await streamStatus(watch, request, reply, request.params.id, teamId);
     },
   );
 

@@ -9,6 +9,12 @@ const Query = Type.Object(
     item: Type.Optional(
       Type.String({ maxLength: 64, description: 'The item the job serves, as the URL given to the vendor names it' }),
     ),
+    sig: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description: "The item's webhook credential, as the URL given to the vendor carries it",
+      }),
+    ),
     // What else a vendor adds to the URL is not ours to refuse.
   },
   { additionalProperties: true },
@@ -17,8 +23,9 @@ const Ack = Type.Object({ received: Type.Boolean() });
 
 /**
  * POST /webhooks/providers/{provider}: a vendor says one of its jobs is done. Verified with the
- * vendor's own signature scheme over the raw body; a missing or bad signature, or a stale
- * timestamp, is 401 and changes nothing.
+ * vendor's own signature scheme over the raw body, and bound to its item by the credential of the
+ * URL we gave the vendor; a missing or bad signature or credential, a stale timestamp, or a job
+ * of another item than the URL's is 401 and changes nothing.
  */
 export default async function providerWebhookRoutes(app: App): Promise<void> {
   await app.register(async (scope: App) => {
@@ -42,7 +49,8 @@ export default async function providerWebhookRoutes(app: App): Promise<void> {
         // Vendors that cannot sign (Suno) are verified by a token in the URL they were given.
         const query = request.raw.url?.split('?')[1] ?? '';
         const headers = { ...request.headers, 'x-callback-query': query };
-        await handleProviderWebhook(app.deps, request.params.provider, request.query.item, headers, body);
+        const target = { item: request.query.item, credential: request.query.sig };
+        await handleProviderWebhook(app.deps, request.params.provider, target, headers, body);
         return { received: true };
       },
     );

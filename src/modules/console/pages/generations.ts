@@ -143,7 +143,7 @@ ${list}`,
     async handler(ctx) {
       // The team's own generation only (readStatus answers 404 otherwise), then its stream.
       const record = await readStatus(ctx);
-      await streamStatus(ctx.watch, ctx.request, ctx.reply, record.generation_id);
+      await streamStatus(ctx.watch, ctx.request, ctx.reply, record.generation_id, ctx.session.teamId ?? '');
       return html``;
     },
   },
