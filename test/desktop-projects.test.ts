@@ -475,7 +475,8 @@ describe('desktop projects: media upload', () => {
   before(async () => {
     server = await startTestServer({ worker: false });
     team = await createTeam(server, 0, 'uploader');
-    mediaRoot = join(server.dataDir, 'media', 'projects');
+    // Local storage shards its files (`media/~aa/bb/<key>`): every file of the server is looked at.
+    mediaRoot = join(server.dataDir, 'media');
     const [p, j, g, w, v, m, a] = await Promise.all([png(), jpeg(), gif(), webp(), mp4(), mp3(), wav()]);
     fixtures = { png: p, jpeg: j, gif: g, webp: w, mp4: v, mp3: m, wav: a };
   });
@@ -633,6 +634,7 @@ describe('desktop projects: media upload', () => {
       ['text declared as audio', Buffer.from('hello world '.repeat(200)), 'audio/wav', 'a.wav', /text file/],
     ];
     const before = await filesUnder(mediaRoot);
+    assert.ok(before.length > 0, 'the uploads of the tests before are on disk (the check below can fail)');
     const mediaRows = async () =>
       Number((await server.pool.query('select count(*) from desktop_project_media')).rows[0].count);
     const rowsBefore = await mediaRows();
