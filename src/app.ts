@@ -131,7 +131,11 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(generationRoutes, { watch });
   await app.register(webhookRoutes);
   await app.register(openAiRoutes);
-  await app.register(mediaRoutes, { storage: deps.storage, expired: (key) => isPurgedKey(deps.pool, key) });
+  await app.register(mediaRoutes, {
+    storage: deps.storage,
+    signer: deps.mediaSigner,
+    expired: (key) => isPurgedKey(deps.pool, key),
+  });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
   await app.register(providerAdminRoutes);
