@@ -13,7 +13,7 @@ import { sweepRetention } from '../src/engine/retention.ts';
 import { H264_OUTPUT_ARGS, probeMedia, runFfmpeg } from '../src/lib/ffmpeg.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { waitForGeneration } from './media-helpers.ts';
+import { balanceOf, type ErrorReply, waitForGeneration } from './media-helpers.ts';
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -183,6 +183,22 @@ describe('input media: the vendor gets the bytes we priced', () => {
     assert.equal(sha(image.body), sha(media.red as Buffer), 'the first image, not the one served later');
     assertSigned(image.url);
     assert.equal(files.hits('photo.png'), 1);
+  });
+
+  test('an input that cannot be copied is a 400 naming its field, and nothing is charged', async () => {
+    const before = await balanceOf(server, team.key);
+    const r = await call<ErrorReply>(server, 'POST', '/api/v1/images/edit', {
+      token: team.key,
+      body: { prompt: 'x', model: 'flux-kontext-pro', image_url: files.url('missing.png') },
+    });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.error.code, 'invalid_request');
+    assert.deepEqual(
+      r.body.error.details?.map((d) => d.field),
+      ['image_url'],
+    );
+    assert.match(r.body.error.message, /HTTP 404/);
+    assert.equal(await balanceOf(server, team.key), before);
   });
 
   test('LoRA weights are copied too, keeping their file name', async () => {
