@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { sweepRetention } from '../src/engine/retention.ts';
 import { H264_OUTPUT_ARGS, probeMedia, runFfmpeg } from '../src/lib/ffmpeg.ts';
+import { startFakeElevenLabs } from './fakes/elevenlabs.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, type ErrorReply, waitForGeneration } from './media-helpers.ts';
@@ -306,5 +307,31 @@ describe('input media: the simulator renders from our copy', () => {
     assert.ok(Math.abs(result.durationSeconds - shortSeconds) < 0.5, `${result.durationSeconds} s, not the 4 s clip`);
     assert.equal(result.height, 96, 'the 48 px clip, doubled');
     assert.equal(files.hits('clip.mp4'), 1);
+  });
+});
+
+describe('input media: a vendor sent the bytes themselves gets our copy', () => {
+  test('a voice clone at ElevenLabs is made from the recording we measured', async () => {
+    const [first, later] = await Promise.all([tone(2), tone(6)]);
+    const files = await startFlippingServer({ 'sample.wav': { first, later, type: 'audio/wav' } });
+    const el = await startFakeElevenLabs();
+    const server = await startTestServer({
+      env: { ELEVENLABS_API_KEY: el.apiKey, ELEVENLABS_BASE_URL: el.url },
+    });
+    try {
+      const team = await createTeam(server, 10_000);
+      const created = await call(server, 'POST', '/api/v2/voice-clone', {
+        token: team.key,
+        body: { audio_url: files.url('sample.wav'), name: 'From a moving target' },
+      });
+      assert.equal(created.status, 200, created.text);
+      assert.equal(el.clones.length, 1);
+      assert.deepEqual(el.clones[0]?.files[0]?.data, first, 'the 2 s recording we measured, not the 6 s one');
+      assert.equal(files.hits('sample.wav'), 1);
+    } finally {
+      await server.close();
+      await el.close();
+      await files.close();
+    }
   });
 });
