@@ -18,6 +18,7 @@ import type { SecretBox } from './lib/secret-box.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
+import type { MediaSigner } from './storage/signed-urls.ts';
 import type { Storage } from './storage/types.ts';
 
 /** What every module's routes and services may use; built once per process in app.ts. */
@@ -36,6 +37,8 @@ export interface Deps {
   adminToken: string | undefined;
   /** Seals and opens the secrets stored in the database (webhook signing secrets). */
   secrets: SecretBox;
+  /** Signs (and checks) the short-lived URLs of the copies of input media that vendors are given. */
+  mediaSigner: MediaSigner;
   /** The configured vendors behind the catalog (the simulator serves the rest). */
   providers: ProviderRegistry;
   /** What the generation engine is given of the features above it (ledger, webhooks, idempotency). */

@@ -176,7 +176,11 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   await app.register(generationRoutes, { watch });
   await app.register(webhookRoutes);
   await app.register(openAiRoutes);
-  await app.register(mediaRoutes, { storage: deps.storage, expired: (key) => isPurgedKey(deps.pool, key) });
+  await app.register(mediaRoutes, {
+    storage: deps.storage,
+    signer: deps.mediaSigner,
+    expired: (key) => isPurgedKey(deps.pool, key),
+  });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
   await app.register(providerAdminRoutes);

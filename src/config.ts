@@ -45,6 +45,7 @@ const EnvSchema = Type.Object({
   ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
   SIMULATOR_DELAY_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 0 }),
   MEDIA_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
+  INPUT_URL_TTL_S: Type.Integer({ minimum: 60, maximum: 7 * 86_400, default: 3600 }),
   RECORDS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 30 }),
   EVENTS_KEEP_ALIVE_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 15_000 }),
   EVENTS_MAX_STREAMS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20_000 }),
@@ -193,6 +194,8 @@ export interface Config {
   simulatorDelayMs: number;
   /** Days a generation's result files are kept (0: for good). */
   mediaRetentionDays: number;
+  /** How long a signed URL of a request's input copy, as a vendor is given it, can be read. */
+  inputUrlTtlSeconds: number;
   /** Days finished webhook deliveries (with their attempts) and dead queue jobs are kept. */
   recordsRetentionDays: number;
   /** How often an idle live-status stream gets a keep-alive comment. */
@@ -454,6 +457,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cancelRefund: e.CANCEL_REFUND,
     console: { idleMs: e.CONSOLE_SESSION_IDLE_MINUTES * 60_000, maxMs: e.CONSOLE_SESSION_MAX_HOURS * 3_600_000 },
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
+    inputUrlTtlSeconds: e.INPUT_URL_TTL_S,
     recordsRetentionDays: e.RECORDS_RETENTION_DAYS,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S.split(',').map(Number),
     workerDeadAfterMs: e.WORKER_DEAD_AFTER_MS,

@@ -21,6 +21,7 @@ import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { type Fetch, ProviderError } from './providers/types.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
+import { createMediaSigner } from './storage/signed-urls.ts';
 
 /** Everything the API and the workers share, built once per process from the configuration. */
 export function createDeps(
@@ -68,6 +69,7 @@ export function createDeps(
     storage,
     adminToken,
     secrets: secretBoxFor(secretsMaterial),
+    mediaSigner: createMediaSigner(secretsMaterial, config.publicBaseUrl, config.inputUrlTtlSeconds),
     instanceId: newId('proc'),
     engine: {
       changeCredits,

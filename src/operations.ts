@@ -43,6 +43,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     pool: deps.pool,
     services: deps.engine,
     storage: deps.storage,
+    mediaSigner: deps.mediaSigner,
     catalog: deps.catalog,
     media: deps.media,
     fetchMedia: createMediaFetcher(deps.storage, deps.config.allowPrivateUrls),

@@ -36,6 +36,8 @@ describe('image generation', () => {
     refServer = createServer((req, res) => {
       if (req.url === '/ref.png') {
         res.writeHead(200, { 'content-type': 'image/png' }).end(left);
+      } else if (req.url === '/style.safetensors') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(64, 1));
       } else if (req.url === '/not-an-image.png') {
         res.writeHead(200, { 'content-type': 'image/png' }).end('hello');
       } else res.writeHead(404).end();

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { call, sleep, type TestServer } from './helpers.ts';
 
@@ -114,4 +116,17 @@ export async function expectInvalid(
   cases: Array<[body: unknown, field: string]>,
 ): Promise<void> {
   for (const [body, field] of cases) await expectError(server, key, path, body, 400, 'invalid_request', field);
+}
+
+/**
+ * A server of LoRA weights (any path, a few bytes): requests name their weights by URL, and the
+ * service copies them in when it accepts the request.
+ */
+export async function startWeightsServer(): Promise<{ url: (name: string) => string; close: () => void }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(64, 7));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: (name) => `${base}/${name}`, close: () => server.close() };
 }

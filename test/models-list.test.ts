@@ -6,7 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import { ENDPOINT_MODELS } from '../src/catalog/routes.ts';
 import { PRESET_VOICES } from '../src/catalog/voices.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { type ErrorReply, fetchAndProbe, generateAndWait, waitForGeneration } from './media-helpers.ts';
+import {
+  type ErrorReply,
+  fetchAndProbe,
+  generateAndWait,
+  startWeightsServer,
+  waitForGeneration,
+} from './media-helpers.ts';
 
 const KINDS = [
   'image',
@@ -64,6 +70,7 @@ describe('the one model list', () => {
   let imageUrl: string;
   let speechUrl: string;
   let clip: { url: string; height: number; duration: number };
+  let weights: Awaited<ReturnType<typeof startWeightsServer>>;
 
   const list = async (query = '', key = team.key) =>
     call<{ data: Entry[] }>(server, 'GET', `/api/v1/models${query}`, { token: key });
@@ -97,11 +104,12 @@ describe('the one model list', () => {
     const tts = await post('/api/v2/text-to-speech', { voice_id: 'Wise_Woman', text: 'Hello there, a short test.' });
     assert.equal(tts.status, 200, tts.text);
     speechUrl = String(tts.body.audio_url);
+    weights = await startWeightsServer();
     // A short clip from the LoRA video endpoint: cheap to sync, upscale and transfer motion from.
     const lora = await post('/api/v1/videos/wan-2.2-lora', {
       mode: 't2v',
       prompt: 'a small clip',
-      loras: [{ path: 'https://example.com/a.safetensors', scale: 1, transformer: 'high' }],
+      loras: [{ path: weights.url('a.safetensors'), scale: 1, transformer: 'high' }],
       settings: { resolution: '480p', num_frames: 32, frames_per_second: 16 },
     });
     assert.equal(lora.status, 200, lora.text);
@@ -112,7 +120,10 @@ describe('the one model list', () => {
     assert.equal(wan.price.by, 'settings.resolution');
     assert.equal(status.credits_used, total(keyed(wan.price, '480p'), 32 / 16), 'the LoRA video is charged as listed');
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    weights.close();
+  });
 
   test('needs an API key like the other model lists', async () => {
     for (const token of [undefined, 'gms_not-a-key']) {

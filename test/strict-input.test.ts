@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { installValidators, validationProblem } from '../src/plugins/validation.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, type ErrorReply, generateAndWait } from './media-helpers.ts';
+import { balanceOf, type ErrorReply, generateAndWait, startWeightsServer } from './media-helpers.ts';
 
 const UNKNOWN = 'flux_capacitor';
 const IMAGE = 'https://example.com/a.png';
@@ -318,8 +318,10 @@ describe('strict input', () => {
     let imageUrl: string;
     let clipUrl: string;
     let speechUrl: string;
+    let weights: Awaited<ReturnType<typeof startWeightsServer>>;
 
     before(async () => {
+      weights = await startWeightsServer();
       imageUrl = (await generateAndWait(server, team.key, '/api/v1/images/generate', { prompt: 'a smiling robot' }))
         .url;
       const tts = await call<{ audio_url: string }>(server, 'POST', '/api/v2/text-to-speech', {
@@ -333,13 +335,14 @@ describe('strict input', () => {
         body: {
           mode: 't2v',
           prompt: 'a small clip',
-          loras: [{ path: 'https://example.com/a.safetensors', scale: 1, transformer: 'high' }],
+          loras: [{ path: weights.url('a.safetensors'), scale: 1, transformer: 'high' }],
           settings: { resolution: '480p', num_frames: 32, frames_per_second: 16 },
         },
       });
       assert.equal(clip.status, 200, clip.text);
       clipUrl = clip.body.video_url;
     });
+    after(() => weights.close());
 
     test('every generation endpoint takes a body with the contract fields (priced as a dry run)', async () => {
       const { media, catalog } = server.app.deps;

@@ -7,7 +7,13 @@ import { NodeIO } from '@gltf-transform/core';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, type StatusRecord, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
+import {
+  balanceOf,
+  type StatusRecord,
+  startWeightsServer,
+  waitForGeneration,
+  waitForInfluencer,
+} from './media-helpers.ts';
 
 describe('media operations through fal.ai', () => {
   let fal: FakeFal;
@@ -17,8 +23,10 @@ describe('media operations through fal.ai', () => {
   let clipUrl: string;
   let imageUrl: string;
   let speechUrl: string;
+  let weights: Awaited<ReturnType<typeof startWeightsServer>>;
 
   before(async () => {
+    weights = await startWeightsServer();
     fal = await startFakeFal();
     server = await startTestServer({
       env: { ...fal.env, WORKER_CONCURRENCY: '2' },
@@ -40,6 +48,7 @@ describe('media operations through fal.ai', () => {
   after(async () => {
     await server.close();
     await fal.close();
+    weights.close();
   });
 
   async function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
@@ -96,8 +105,13 @@ describe('media operations through fal.ai', () => {
     });
     const lipDone = await waitForGeneration(server, team.key, lipsync.generation_id, 30_000);
     await videoOf(lipDone);
-    const lip = fal.submissions.find((s) => s.input.audio_url === speechUrl && s.input.video_url === clipUrl);
+    const lip = fal.submissions.find((s) => s.input.audio_url === speechUrl);
     assert.ok(lip?.endpoint.includes('lipsync'), lip?.endpoint);
+    // Not the clip's own URL: our copy of it, at a signed URL of ours.
+    assert.match(
+      String(lip?.input.video_url),
+      new RegExp(`^${server.url}/media/gen_[^?]+/input-[^?]+\\.mp4\\?expires=`),
+    );
 
     const motion = await post<{ generation_id: string }>('/api/v1/videos/motion-control', {
       image_url: imageUrl,
@@ -152,7 +166,7 @@ describe('media operations through fal.ai', () => {
     const answer = await post<{ video_url: string }>('/api/v1/videos/wan-2.2-lora', {
       mode: 't2v',
       prompt: 'a paper boat on a river',
-      loras: [{ path: 'https://example.com/boat.safetensors', scale: 0.8, transformer: 'low' }],
+      loras: [{ path: weights.url('boat.safetensors'), scale: 0.8, transformer: 'low' }],
       settings: { resolution: '480p', num_frames: 81, frames_per_second: 16 },
     });
     assert.ok(answer.video_url.startsWith(`${server.url}/media/`), answer.video_url);
@@ -160,9 +174,13 @@ describe('media operations through fal.ai', () => {
     assert.ok(probe.hasVideo);
     const sent = sentWith('a paper boat on a river');
     assert.equal(sent.endpoint, 'fal-ai/wan/v2.2-a14b/text-to-video/lora');
-    assert.deepEqual(sent.input.loras, [
-      { path: 'https://example.com/boat.safetensors', scale: 0.8, transformer: 'low' },
-    ]);
+    const [lora] = sent.input.loras as Array<{ path: string; scale: number; transformer: string }>;
+    assert.deepEqual({ ...lora, path: undefined }, { path: undefined, scale: 0.8, transformer: 'low' });
+    // Our copy of the weights, under their own file name, at a signed URL of ours.
+    assert.match(
+      lora?.path ?? '',
+      new RegExp(`^${server.url}/media/gen_[^?]+/input-[0-9a-f]{32}/boat\\.safetensors\\?`),
+    );
     assert.equal(sent.input.num_frames, 81);
   });
 

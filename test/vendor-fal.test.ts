@@ -125,7 +125,11 @@ describe('images through fal.ai, finished by its webhooks', () => {
     const sent = fal.submissions.filter((s) => s.input.prompt === 'give it a red scarf');
     assert.equal(sent.length, 1);
     assert.equal(sent[0]?.endpoint, 'fal-ai/flux-pro/kontext');
-    assert.equal(sent[0]?.input.image_url, source);
+    // Our copy of the image, taken when the request was accepted, at a signed URL of ours.
+    const given = new URL(String(sent[0]?.input.image_url));
+    assert.equal(given.origin, server.url);
+    assert.match(given.pathname, /^\/media\/gen_[A-Za-z0-9_-]+\/input-[0-9a-f]{32}\.png$/);
+    assert.ok(given.searchParams.get('signature'));
     assert.ok(done.items[0]?.url?.startsWith(`${server.url}/media/`));
   });
 
@@ -164,7 +168,12 @@ describe('images through fal.ai, finished by its webhooks', () => {
     const sent = fal.submissions.filter((s) => s.input.prompt === 'at the harbour');
     assert.equal(sent.length, 1);
     assert.equal(sent[0]?.endpoint, 'fal-ai/flux-pro/kontext/multi');
-    assert.deepEqual(sent[0]?.input.image_urls, [face, outfit], 'the face first, then the references');
+    const [first, reference] = (sent[0]?.input.image_urls ?? []) as string[];
+    assert.equal(first, face, 'the face first, then the references');
+    assert.ok(reference?.startsWith(`${server.url}/media/`) && reference.includes('/input-'), reference);
+    const copy = await fetch(reference as string);
+    assert.equal(copy.status, 200, 'the outfit as we copied it, readable at its signed URL');
+    assert.deepEqual(Buffer.from(await copy.arrayBuffer()), Buffer.from(await (await fetch(outfit)).arrayBuffer()));
   });
 
   test('a model whose routes fal cannot serve yet stays on the simulator', async () => {

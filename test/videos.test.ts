@@ -3,7 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { extractFrame } from '../src/lib/ffmpeg.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
-import { balanceOf, expectError, expectInvalid, fetchAndProbe, generateAndWait } from './media-helpers.ts';
+import {
+  balanceOf,
+  expectError,
+  expectInvalid,
+  fetchAndProbe,
+  generateAndWait,
+  startWeightsServer,
+} from './media-helpers.ts';
 import { difference } from './pixel-helpers.ts';
 
 describe('videos', () => {
@@ -14,8 +21,11 @@ describe('videos', () => {
   let clip: { url: string; width: number; height: number; duration: number };
   let imageUrl: string;
   let speechUrl: string;
+  /** Serves the LoRA weights requests name (copied in when a request is accepted). */
+  let weights: Awaited<ReturnType<typeof startWeightsServer>>;
 
   before(async () => {
+    weights = await startWeightsServer();
     server = await startTestServer({ env: { WORKER_CONCURRENCY: '2' } });
     team = await createTeam(server, 1_000_000);
     const image = await generateAndWait(server, team.key, '/api/v1/images/generate', {
@@ -35,7 +45,7 @@ describe('videos', () => {
       body: {
         mode: 't2v',
         prompt: 'a small clip',
-        loras: [{ path: 'https://example.com/a.safetensors', scale: 1, transformer: 'high' }],
+        loras: [{ path: weights.url('a.safetensors'), scale: 1, transformer: 'high' }],
         settings: { resolution: '480p', num_frames: 32, frames_per_second: 16 },
       },
     });
@@ -48,7 +58,10 @@ describe('videos', () => {
       duration: probe.durationSeconds,
     };
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    weights.close();
+  });
 
   test('the models list has every video model family with capabilities and settings', async () => {
     const r = await call<Array<Record<string, unknown>>>(server, 'GET', '/api/v1/models/videos', { token: team.key });
@@ -520,8 +533,8 @@ describe('videos', () => {
   test('the LoRA video endpoint answers synchronously with the video, and refunds a failure with 500', async () => {
     const path = '/api/v1/videos/wan-2.2-lora';
     const loras = [
-      { path: 'https://example.com/high.safetensors', scale: 1, transformer: 'high' },
-      { path: 'https://example.com/low.safetensors', scale: 1, transformer: 'low' },
+      { path: weights.url('high.safetensors'), scale: 1, transformer: 'high' },
+      { path: weights.url('low.safetensors'), scale: 1, transformer: 'low' },
     ];
     const r = await call<{ generation_id: string; video_url: string; mode: string }>(server, 'POST', path, {
       token: team.key,

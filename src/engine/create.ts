@@ -23,6 +23,10 @@ export const VENDOR_POLL_TASK = 'vendor_poll';
 export const ITEM_JOB_MAX_ATTEMPTS = 25;
 
 export interface CreateInput {
+  /** The generation's id, when chosen before (its input copies are stored under it). */
+  id?: string;
+  /** The storage keys of the copies of its input media (deleted with its results). */
+  inputKeys?: string[];
   teamId: string;
   workspaceId: string | null;
   plan: GenerationPlan;
@@ -84,7 +88,7 @@ export async function createGeneration(
   input: CreateInput,
 ): Promise<CreatedGeneration> {
   const { plan } = input;
-  const id = newId('gen');
+  const id = input.id ?? newId('gen');
   const items = plan.items.map((item, position) => ({
     id: newId('item'),
     position,
@@ -118,6 +122,7 @@ export async function createGeneration(
       estimatedSeconds: plan.estimatedSeconds,
       webhookUrl: plan.webhookUrl ?? null,
       retentionDays: input.retentionDays,
+      inputKeys: input.inputKeys ?? [],
     });
     await sql.insertItems(client, id, items);
     // One statement per distinct start time (usually one).

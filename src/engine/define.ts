@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { type Static, type TObject, type TSchema, Type } from 'typebox';
-import type { App, Deps } from '../app-types.ts';
+import type { App } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
 import { DRY_RUN, isDryRun } from '../lib/dry-run.ts';
 import { AppError } from '../lib/errors.ts';
@@ -9,6 +9,7 @@ import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { stopItems } from './cancel.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
+import { InputCopies, type PlanDeps } from './inputs.ts';
 import { runItem } from './run-item.ts';
 import { countUnfinishedItems, selectItemResult } from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
@@ -74,8 +75,12 @@ export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSc
   ) => Promise<void>;
   /** The request's path parameters, when the URL has some (e.g. the model of a model-named path). */
   params?: TObject;
+  /**
+   * `deps.inputs` copies the user's input media into our storage (`probeUserMedia` reads and
+   * measures those copies); whatever else `urls` names is copied after the plan.
+   */
   plan(
-    deps: Deps,
+    deps: PlanDeps,
     body: Static<TBody>,
     teamId: string,
     params: Record<string, string>,
@@ -141,18 +146,28 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       teamId,
       (body as { workspace_id?: string }).workspace_id,
     );
-    const plan = await endpoint.plan(deps, body, teamId, params);
-    await checkUserUrls(deps, plan);
-    if (isDryRun(request)) {
-      // Validated and priced as the request would be; nothing is written or charged.
-      const quote: Quote = {
-        credits: plan.items.reduce((sum, item) => sum + item.price, 0),
-        balance: await deps.engine.readBalance(deps.pool, teamId),
-        items: plan.items.length,
-        estimated_seconds: plan.estimatedSeconds,
-      };
-      reply.header('preference-applied', DRY_RUN).type('application/json; charset=utf-8');
-      return reply.send(JSON.stringify(quote));
+    // The request's input media are copied under the generation it will be, and read from there.
+    const inputs = new InputCopies(deps);
+    let plan: GenerationPlan;
+    try {
+      plan = await endpoint.plan({ ...deps, inputs }, body, teamId, params);
+      await checkUserUrls(deps, plan);
+      if (isDryRun(request)) {
+        // Validated and priced as the request would be; nothing is written or charged.
+        const quote: Quote = {
+          credits: plan.items.reduce((sum, item) => sum + item.price, 0),
+          balance: await deps.engine.readBalance(deps.pool, teamId),
+          items: plan.items.length,
+          estimated_seconds: plan.estimatedSeconds,
+        };
+        await inputs.discard();
+        reply.header('preference-applied', DRY_RUN).type('application/json; charset=utf-8');
+        return reply.send(JSON.stringify(quote));
+      }
+      plan = await inputs.adopt(plan);
+    } catch (err) {
+      await inputs.discard();
+      throw err;
     }
 
     const owner = { teamId, workspaceId };
@@ -161,9 +176,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const jobsRunAt = (position: number) => (inRequest.has(position) ? safetyNet : null);
 
     const claim = request.idempotency;
-    // Accepts the generation; `then` runs last in its transaction.
+    // Accepts the generation; `then` runs last in its transaction. Not accepted: its input copies go.
     const accept = (then: (client: Queryable, created: CreatedGeneration) => Promise<void>) =>
       createGeneration(deps.pool, deps.storage, deps.engine, {
+        id: inputs.generationId,
+        inputKeys: inputs.keys,
         teamId,
         workspaceId,
         plan,
@@ -173,6 +190,9 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
           await endpoint.onCreated?.(client, created, plan, owner);
           await then(client, created);
         },
+      }).catch(async (err: unknown) => {
+        await inputs.discard();
+        throw err;
       });
     const runHere = (itemIds: string[], timeoutMs = SYNC_SAFETY_NET_MS / 2, waitUntil?: number) => {
       const context = executionContext(deps, AbortSignal.timeout(timeoutMs));
@@ -194,6 +214,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const unfinished = claim?.unfinishedGenerationId
       ? await loadAcceptedGeneration(deps.pool, deps.storage, claim.unfinishedGenerationId, teamId)
       : undefined;
+    if (unfinished) await inputs.discard();
     const created =
       unfinished ??
       (await accept(async (client, created) => {

@@ -1,23 +1,22 @@
-import type { Deps } from '../app-types.ts';
 import { invalidField } from '../lib/errors.ts';
 import { type ProbeResult, probeMedia } from '../lib/ffmpeg.ts';
 import { ProviderError } from '../providers/types.ts';
-import { createMediaFetcher } from './urls.ts';
+import type { InputCopies } from './inputs.ts';
 
 /**
- * Fetches a user's media file at request time and measures it (duration, size, streams), for
- * rules and prices that depend on the file itself. Any failure is a 400 naming the field.
+ * Copies a user's media file into our storage at request time (the request's input copy, which is
+ * what the work will read) and measures that copy (duration, size, streams), for rules and prices
+ * that depend on the file itself. Any failure is a 400 naming the field.
  */
 export async function probeUserMedia(
-  deps: Pick<Deps, 'storage' | 'config'>,
+  deps: { inputs: InputCopies },
   field: string,
   url: string,
   expect: 'video' | 'audio',
 ): Promise<ProbeResult> {
-  const fetchMedia = createMediaFetcher(deps.storage, deps.config.allowPrivateUrls);
   let probe: ProbeResult;
   try {
-    probe = await probeMedia(await fetchMedia(url));
+    probe = await probeMedia(await deps.inputs.read(field, url));
   } catch (err) {
     const reason = err instanceof ProviderError ? err.message : 'could not be read';
     throw invalidField(field, `is not a readable ${expect} file (${reason})`);

@@ -1,10 +1,12 @@
 // Retention: what is deleted once it is old enough, so that no table or folder grows without
 // bound with work nobody will read again. A generation's result files go at its expires_at (set
-// when it was accepted, from MEDIA_RETENTION_DAYS) and their URLs answer 410 from then on; the
-// generation, its items and the ledger stay (they are the team's history and its money).
+// when it was accepted, from MEDIA_RETENTION_DAYS), with the copies of its input media, and their
+// URLs answer 410 from then on; the generation, its items and the ledger stay (they are the team's
+// history and its money).
 // Finished webhook deliveries (with their attempts), queue jobs that ran out of attempts and the
 // vendor attempts of finished items go after RECORDS_RETENTION_DAYS. Idempotency keys have their own 24 h (modules/idempotency).
 import type pg from 'pg';
+import { isValidStorageKey } from '../storage/keys.ts';
 import type { Storage } from '../storage/types.ts';
 import * as sql from './sql.ts';
 
@@ -49,6 +51,12 @@ export async function sweepRetention(
       for (const url of row.urls) {
         const key = storage.keyFromUrl(url);
         if (key === undefined) continue;
+        await storage.delete(key);
+        report.files += 1;
+      }
+      // The copies of its input media (what its vendors were given) go with its results.
+      for (const key of row.input_keys) {
+        if (!isValidStorageKey(key)) continue;
         await storage.delete(key);
         report.files += 1;
       }

@@ -16,6 +16,8 @@ export interface GenerationInsert {
   webhookUrl: string | null;
   /** Days its result files are kept (0: kept for good). */
   retentionDays: number;
+  /** Storage keys of the copies of its input media (deleted with its results). */
+  inputKeys: string[];
 }
 
 export interface ItemInsert {
@@ -32,9 +34,9 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
   const { rows } = await db.query<{ created_at: Date }>(
     `insert into generations
        (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url,
-        expires_at)
+        expires_at, input_keys)
      values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
-             case when $11::int > 0 then now() + make_interval(days => $11::int) end)
+             case when $11::int > 0 then now() + make_interval(days => $11::int) end, $12::text[])
      returning created_at`,
     [
       g.id,
@@ -48,6 +50,7 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
       g.estimatedSeconds,
       g.webhookUrl,
       g.retentionDays,
+      g.inputKeys,
     ],
   );
   return (rows[0] as { created_at: Date }).created_at;
@@ -972,9 +975,9 @@ export async function selectExpiredGenerations(
   db: Queryable,
   now: Date,
   limit: number,
-): Promise<Array<{ id: string; urls: string[] }>> {
-  const { rows } = await db.query<{ id: string; urls: string[] }>(
-    `select g.id, coalesce(array_agg(i.url) filter (where i.url is not null), '{}') as urls
+): Promise<Array<{ id: string; urls: string[]; input_keys: string[] }>> {
+  const { rows } = await db.query<{ id: string; urls: string[]; input_keys: string[] }>(
+    `select g.id, coalesce(array_agg(i.url) filter (where i.url is not null), '{}') as urls, g.input_keys
      from generations g left join generation_items i on i.generation_id = g.id
      where g.id in (
        select id from generations

@@ -6,6 +6,7 @@ import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProviderFile, ProviderOutput, Simulation, VendorRequest, WorkItem } from '../providers/types.ts';
+import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
@@ -135,6 +136,8 @@ export interface ExecutionContext {
   /** The ledger and the webhooks, as the engine is given them. */
   services: EngineServices;
   storage: Storage;
+  /** Signs the URLs of the request's input copies that a vendor is given. */
+  mediaSigner: MediaSigner;
   catalog: ModelCatalog;
   media: MediaCatalog;
   /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */

@@ -2,6 +2,7 @@ import type { Deps } from '../app-types.ts';
 import { invalidField } from '../lib/errors.ts';
 import { assertPublicUrl, FetchFailedError, safeFetch, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { ProviderError } from '../providers/types.ts';
+import { isInputKey } from '../storage/keys.ts';
 import { readStored } from '../storage/read.ts';
 import type { Storage } from '../storage/types.ts';
 import type { GenerationPlan } from './types.ts';
@@ -30,13 +31,25 @@ export async function checkUserUrls(deps: Pick<Deps, 'storage' | 'config'>, plan
 }
 
 /**
+ * The key of an input copy behind a signed URL of ours (as a vendor adapter that fetches the bytes
+ * itself is given it): read from storage, not over HTTP. Requests never hold signed URLs (a user's
+ * URL is fetched, and checked, when the request is accepted), so only our own signing makes one.
+ */
+function signedInputKey(storage: Storage, url: string): string | undefined {
+  const query = url.indexOf('?');
+  if (query < 0) return undefined;
+  const key = storage.keyFromUrl(url.slice(0, query));
+  return key !== undefined && isInputKey(key) ? key : undefined;
+}
+
+/**
  * The media reader of the workers: our own URLs are read from storage directly, any other goes
  * through the outbound policy with a byte cap. Failures become ProviderErrors (network trouble
  * and 5xx retryable; refusals and 4xx not).
  */
 export function createMediaFetcher(storage: Storage, allowPrivate: boolean): (url: string) => Promise<Buffer> {
   return async (url) => {
-    const key = storage.keyFromUrl(url);
+    const key = storage.keyFromUrl(url) ?? signedInputKey(storage, url);
     if (key !== undefined) {
       const data = await readStored(storage, key);
       if (!data) throw new ProviderError(`media not found: ${url}`, false);

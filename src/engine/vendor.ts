@@ -19,6 +19,7 @@ import {
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
+import { signInputUrls } from './inputs.ts';
 import type { RunOptions } from './run-item.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation, VendorWork } from './types.ts';
@@ -252,7 +253,8 @@ async function send(
   try {
     result = await provider.submit({
       endpoint: route.endpoint,
-      input: picked.map(work.request),
+      // Our copies of the user's input media, at URLs the vendor may read for a while.
+      input: picked.map(signInputUrls(work.request, ctx.storage, ctx.mediaSigner)),
       idempotencyKey: `${item.id}-${attemptId}`,
       webhookUrl: webhookUrlFor(ctx, provider, item.id),
       signal: ctx.signal,

@@ -22,6 +22,8 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   glb: 'model/gltf-binary',
   json: 'application/json',
   txt: 'text/plain; charset=utf-8',
+  /** LoRA weights a request names, kept as a copy of its input. */
+  safetensors: 'application/octet-stream',
 };
 
 /** The content type of a file name's extension (`.glb` → model/gltf-binary), when it is one we keep. */

@@ -85,10 +85,25 @@ export function checkedContentType(key: string, contentType: string): string {
   const stored = contentTypeForKey(key);
   if (stored === undefined) throw new Error(`Invalid storage key: ${JSON.stringify(key.slice(0, 300))}`);
   const ext = extensionForContentType(contentType);
-  if (ext === undefined || essence(TYPES[ext] ?? '') !== essence(stored)) {
+  const same = essence(contentType) === essence(stored);
+  if (!same && (ext === undefined || essence(TYPES[ext] ?? '') !== essence(stored))) {
     throw new Error(`Content type ${JSON.stringify(contentType)} does not match storage key ${JSON.stringify(key)}`);
   }
   return stored;
+}
+
+/**
+ * What the second segment of the key of a copy of a request's input media starts with:
+ * `<generation_id>/input-<random>.<ext>` (weights: `<generation_id>/input-<random>/<name>.<ext>`).
+ */
+export const INPUT_FILE_PREFIX = 'input-';
+
+/**
+ * Whether a key is the copy of a request's input media: served only at a signed URL (the vendors'),
+ * never at its plain one.
+ */
+export function isInputKey(key: string): boolean {
+  return isValidStorageKey(key) && (key.split('/')[1] ?? '').startsWith(INPUT_FILE_PREFIX);
 }
 
 /**

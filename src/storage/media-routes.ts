@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { IMMUTABLE_CACHE_CONTROL, isValidStorageKey } from './keys.ts';
+import { IMMUTABLE_CACHE_CONTROL, isInputKey, isValidStorageKey } from './keys.ts';
 import { parseRangeHeader, RangeNotSatisfiableError } from './range.ts';
+import type { MediaSigner } from './signed-urls.ts';
 import type { RangeRequest, Storage, StoredObject } from './types.ts';
 
 const NOT_FOUND = { error: { code: 'not_found', message: 'Media not found' } } as const;
+const NOT_SIGNED = {
+  error: {
+    code: 'forbidden',
+    message: 'This file is served only at the signed URL its vendor was given; this URL is not signed, or has expired',
+  },
+} as const;
 const GONE = {
   error: { code: 'gone', message: 'This file was deleted when its retention period ended (see expires_at)' },
 } as const;
@@ -42,7 +49,9 @@ function notFound(reply: FastifyReply): FastifyReply {
  * storage, and for S3 when no public bucket URL is configured. Public (keys are unguessable),
  * cacheable forever, with single byte ranges for video seeking.
  *
- * A file deleted at the end of its retention answers 410 `gone`.
+ * A file deleted at the end of its retention answers 410 `gone`. The copies of a request's input
+ * media (`<generation>/input-…`) are not public: they are served only at a signed URL that has not
+ * expired (signed-urls.ts), uncached; any other URL of theirs answers 403.
  *
  * HEAD is registered explicitly rather than left to `exposeHeadRoutes`, whose generated route
  * would read the whole object only to throw it away.
@@ -51,11 +60,13 @@ export async function mediaRoutes(
   app: FastifyInstance,
   opts: {
     storage: Storage;
+    /** Checks the signed URLs of input copies; without it they are never served. */
+    signer?: MediaSigner;
     /** Whether a key's file was deleted at the end of its retention (then 410 instead of 404). */
     expired?: (key: string) => Promise<boolean>;
   },
 ): Promise<void> {
-  const { storage, expired } = opts;
+  const { storage, signer, expired } = opts;
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -64,6 +75,13 @@ export async function mediaRoutes(
     handler: async (request, reply) => {
       const key = (request.params as { '*'?: string })['*'];
       if (!isValidStorageKey(key)) return notFound(reply);
+      const signed = isInputKey(key);
+      if (signed) {
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        if (!signer?.verify(key, query.expires, query.signature)) {
+          return reply.code(403).header('cache-control', 'no-store').send(NOT_SIGNED);
+        }
+      }
       const etag = etagForKey(key);
 
       const ifNoneMatch = header(request, 'if-none-match');
@@ -97,7 +115,7 @@ export async function mediaRoutes(
 
       reply.headers({
         etag,
-        'cache-control': IMMUTABLE_CACHE_CONTROL,
+        'cache-control': signed ? 'private, no-store' : IMMUTABLE_CACHE_CONTROL,
         'x-content-type-options': 'nosniff',
         'accept-ranges': 'bytes',
       });

@@ -31,6 +31,24 @@ export interface FakeFalSubmission {
   input: Record<string, unknown>;
   headers: IncomingMessage['headers'];
   webhookUrl: string | undefined;
+  /**
+   * With `fetchInputs`: every http(s) URL of the input as the fake read it when the job was
+   * submitted (as fal's runners download their inputs), in the order they appear.
+   */
+  fetched: Array<{ url: string; status: number; body: Buffer }>;
+}
+
+export interface FakeFalOptions {
+  /** Download every URL of each submitted input before answering the submit (default false). */
+  fetchInputs?: boolean;
+}
+
+/** Every http(s) URL among the string values of an input, in order. */
+function urlsIn(value: unknown): string[] {
+  if (typeof value === 'string') return /^https?:\/\//.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(urlsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(urlsIn);
+  return [];
 }
 
 interface Job {
@@ -184,7 +202,7 @@ function appOf(segments: string[]): string {
 }
 
 /** Starts the fake; `key` is the FAL_KEY it accepts. */
-export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
+export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions = {}): Promise<FakeFal> {
   let pair = generateKeyPairSync('ed25519');
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366cc' } })
     .png()
@@ -392,7 +410,18 @@ export async function startFakeFal(key = 'fake-fal-key'): Promise<FakeFal> {
       const submittedAt = performance.now();
       const endpoint = segments.join('/');
       const webhookUrl = url.searchParams.get('fal_webhook') ?? undefined;
-      submissions.push({ endpoint, input, headers: req.headers, webhookUrl });
+      const fetched: FakeFalSubmission['fetched'] = [];
+      if (options.fetchInputs) {
+        for (const target of urlsIn(input)) {
+          const got = await fetch(target).catch(() => undefined);
+          fetched.push({
+            url: target,
+            status: got?.status ?? 0,
+            body: got ? Buffer.from(await got.arrayBuffer()) : Buffer.alloc(0),
+          });
+        }
+      }
+      submissions.push({ endpoint, input, headers: req.headers, webhookUrl, fetched });
       if (down.has(endpoint)) {
         json(
           res,

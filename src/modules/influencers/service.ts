@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import type { Queryable } from '../../db/pool.ts';
+import type { PlanDeps } from '../../engine/inputs.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
-import { createMediaFetcher } from '../../engine/urls.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { selectLatestVoiceOfInfluencer, spokenVoice } from '../voices/sql.ts';
@@ -61,7 +61,7 @@ export function influencerVideoSeconds(dialog: string | undefined): number {
 }
 
 export async function planInfluencerCreate(
-  deps: Deps,
+  deps: PlanDeps,
   body: Static<typeof CreateInfluencerBody>,
   teamId: string,
 ): Promise<GenerationPlan> {
@@ -69,12 +69,12 @@ export async function planInfluencerCreate(
   if (body.name && taken.has(body.name.toLowerCase())) {
     throw invalidField('name', `an influencer named '${body.name}' already exists in your team`);
   }
-  const fetchMedia = createMediaFetcher(deps.storage, deps.config.allowPrivateUrls);
   const images = await Promise.all(
     body.image_urls.map(async (url, index) => {
       let data: Buffer;
       try {
-        data = await fetchMedia(url);
+        // The request's copy: what is analysed here is what the work reads.
+        data = await deps.inputs.read(`image_urls[${index}]`, url);
       } catch (err) {
         throw invalidField(
           `image_urls[${index}]`,

@@ -5,6 +5,7 @@ import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
 import type { Upscaler } from '../../catalog/media-models.ts';
+import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import { generationExists } from '../../engine/sql.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
@@ -148,7 +149,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
 }
 
 export async function planLipsync(
-  deps: Deps,
+  deps: PlanDeps,
   body: Static<typeof LipsyncBody>,
   teamId: string,
 ): Promise<GenerationPlan> {
@@ -183,7 +184,10 @@ export async function planLipsync(
   };
 }
 
-export async function planMotionControl(deps: Deps, body: Static<typeof MotionControlBody>): Promise<GenerationPlan> {
+export async function planMotionControl(
+  deps: PlanDeps,
+  body: Static<typeof MotionControlBody>,
+): Promise<GenerationPlan> {
   const orientation = body.character_orientation ?? 'video';
   if (body.element && orientation !== 'video') {
     throw invalidField('element', "needs character_orientation 'video'");
@@ -454,7 +458,7 @@ export async function planTalkingHead(
   };
 }
 
-export async function planUpscale(deps: Deps, body: Static<typeof UpscaleBody>): Promise<GenerationPlan> {
+export async function planUpscale(deps: PlanDeps, body: Static<typeof UpscaleBody>): Promise<GenerationPlan> {
   const model = lookupModel(deps.media.upscalers, body.model, 'upscaler');
   const topazOnly = [
     'topaz_video_model',
@@ -515,7 +519,7 @@ export async function planUpscale(deps: Deps, body: Static<typeof UpscaleBody>):
 
 /** The two deprecated upscaler-named endpoints share the 'factor' / 'target' sizing. */
 export const targetSize = async (
-  deps: Deps,
+  deps: PlanDeps,
   body: { video_url: string; upscale_mode?: string; upscale_factor?: number; target_resolution?: string },
 ) => {
   const mode = body.upscale_mode ?? 'factor';
@@ -534,7 +538,7 @@ export const targetSize = async (
 };
 
 export async function planSeedvrUpscale(
-  deps: Deps,
+  deps: PlanDeps,
   body: Static<typeof DeprecatedSeedvrBody>,
 ): Promise<GenerationPlan> {
   const model = lookupModel(deps.media.upscalers, 'seedvr2', 'upscaler');
@@ -554,7 +558,10 @@ export async function planSeedvrUpscale(
   );
 }
 
-export async function planTopazUpscale(deps: Deps, body: Static<typeof DeprecatedTopazBody>): Promise<GenerationPlan> {
+export async function planTopazUpscale(
+  deps: PlanDeps,
+  body: Static<typeof DeprecatedTopazBody>,
+): Promise<GenerationPlan> {
   const model = lookupModel(deps.media.upscalers, 'topaz', 'upscaler');
   const size = await targetSize(deps, body);
   const perSecond = tierCreditsPerSecond(model, size.outHeight);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../app-types.ts';
 import { PRESET_VOICES, type SpokenVoice, type VoiceProfile } from '../../catalog/voices.ts';
+import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
@@ -41,7 +42,7 @@ export interface VoiceRequest {
 }
 
 /** One plan for v1 (method in the body) and the v2 clone and design endpoints. */
-export async function planVoice(deps: Deps, body: VoiceRequest, teamId: string): Promise<GenerationPlan> {
+export async function planVoice(deps: PlanDeps, body: VoiceRequest, teamId: string): Promise<GenerationPlan> {
   if (body.method === 'clone' && !body.audio_url) throw invalidField('audio_url', "is required when method is 'clone'");
   if (body.method === 'design' && !body.prompt) throw invalidField('prompt', "is required when method is 'design'");
   if (body.method === 'clone' && body.prompt) throw invalidField('prompt', "is for method 'design'");
