@@ -20,18 +20,24 @@ export interface RunOptions {
 function holdLease(ctx: ExecutionContext, itemId: string): () => void {
   const every = Math.max(100, Math.floor(ctx.itemPolicy.leaseMs / 3));
   let timer: NodeJS.Timeout;
+  // A renewal still in flight when the hold is released must not arm a timer again (after the pool
+  // closed it would retry every second for ever).
+  let held = true;
   const renew = () => {
     sql.renewItemLeases(ctx.pool, [itemId], ctx.itemPolicy.leaseMs).then(
       () => {
-        timer = setTimeout(renew, every);
+        if (held) timer = setTimeout(renew, every);
       },
       () => {
-        timer = setTimeout(renew, Math.min(every, 1000));
+        if (held) timer = setTimeout(renew, Math.min(every, 1000));
       },
     );
   };
   timer = setTimeout(renew, every);
-  return () => clearTimeout(timer);
+  return () => {
+    held = false;
+    clearTimeout(timer);
+  };
 }
 
 /**
