@@ -225,6 +225,9 @@ export async function startOurServer(env: BenchEnvironment, options: OurServerOp
     DATA_DIR: env.dataDir,
     RATE_LIMIT_PER_MINUTE: '1000000000',
     RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
+    // The benchmarks run on the simulator and the test checkout, named as a deployment must.
+    SIMULATOR_MODELS: '*',
+    PAYMENT_PROVIDER: 'builtin',
     ...options.env,
   });
   onCleanup(() => stopChild(server));

@@ -2833,6 +2833,8 @@ export interface paths {
                                 id: string;
                                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                                 progress: number;
+                                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                                provider: "simulator" | null;
                                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                                 queue_position: number | null;
                                 /** @enum {unknown} */
@@ -3034,6 +3036,8 @@ export interface paths {
                                 id: string;
                                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                                 progress: number;
+                                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                                provider: "simulator" | null;
                                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                                 queue_position: number | null;
                                 /** @enum {unknown} */
@@ -9903,7 +9907,7 @@ export interface components {
                  * @description Machine-readable error code
                  * @enum {unknown}
                  */
-                code: "invalid_request" | "influencer_not_ready" | "model_not_found" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_conflict" | "generation_finished" | "gone" | "payload_too_large" | "media_rejected" | "idempotency_mismatch" | "rate_limited" | "generation_failed" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "influencer_not_ready" | "model_not_found" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_conflict" | "generation_finished" | "gone" | "payload_too_large" | "media_rejected" | "idempotency_mismatch" | "rate_limited" | "generation_failed" | "internal_error" | "service_unavailable" | "model_unavailable";
                 /** @description One entry per invalid field (validation errors only) */
                 details?: {
                     field: string;
@@ -9940,6 +9944,8 @@ export interface components {
                 id: string;
                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                 progress: number;
+                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                provider: "simulator" | null;
                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                 queue_position: number | null;
                 /** @enum {unknown} */
@@ -9991,6 +9997,8 @@ export interface components {
                 id: string;
                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                 progress: number;
+                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                provider: "simulator" | null;
                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                 queue_position: number | null;
                 /** @enum {unknown} */
@@ -10074,6 +10082,8 @@ export interface components {
         };
         /** ModelListEntry */
         ModelListEntry: {
+            /** @description Whether this service can make it now: a configured provider serves it, or the operator lets the simulator stand in for it. A request naming a model that is not available answers 503 model_unavailable and charges nothing */
+            available: boolean;
             capabilities: {
                 [key: string]: unknown;
             };
@@ -10098,6 +10108,8 @@ export interface components {
             settings: {
                 [key: string]: unknown;
             };
+            /** @description Whether the service's built-in simulator makes it here (no configured provider serves it): results are stand-in files of the requested shape, and their status records say provider 'simulator' */
+            simulator: boolean;
         };
         /**
          * ModelPrice
