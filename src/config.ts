@@ -66,7 +66,7 @@ const EnvSchema = Type.Object({
   SIMULATOR_MODELS: Type.Optional(
     Type.String({
       pattern:
-        '^\\s*(\\*|[a-z0-9_]+:[A-Za-z0-9._-]+|[A-Za-z0-9._-]+)(\\s*,\\s*(\\*|[a-z0-9_]+:[A-Za-z0-9._-]+|[A-Za-z0-9._-]+))*\\s*$',
+        '^\\s*(\\*|[a-z0-9_]+:[A-Za-z0-9._/-]+|[A-Za-z0-9._/-]+)(\\s*,\\s*(\\*|[a-z0-9_]+:[A-Za-z0-9._/-]+|[A-Za-z0-9._/-]+))*\\s*$',
     }),
   ),
   FAL_KEY: Type.Optional(Type.String({ minLength: 1 })),

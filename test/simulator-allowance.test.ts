@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { Browser } from './console-helpers.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, createTestDatabase, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
 
 interface ListEntry {
@@ -26,10 +26,11 @@ const TEXT_MODEL = 'openai/gpt-4o-mini';
 
 /** What the team's rows come to: its balance, its ledger rows and its generations. */
 async function footprint(server: TestServer, team: TeamFixture) {
-  const balance = await call<{ balance: number }>(server, 'GET', '/api/v1/billing/credits', { token: team.key });
+  const balance = await call<number>(server, 'GET', '/api/v1/billing/credits', { token: team.key });
+  assert.equal(balance.status, 200, balance.text);
   const ledger = await server.pool.query('select 1 from credit_ledger where team_id = $1', [team.id]);
   const generations = await server.pool.query('select 1 from generations where team_id = $1', [team.id]);
-  return { balance: balance.body.balance, ledger: ledger.rowCount, generations: generations.rowCount };
+  return { balance: balance.body, ledger: ledger.rowCount, generations: generations.rowCount };
 }
 
 async function defaultModel(server: TestServer, team: TeamFixture, kind: string): Promise<ListEntry> {
@@ -62,10 +63,11 @@ test('the simulator serves everything on the local start, and only what the oper
   assert.deepEqual(loadConfig(production).providers.simulator, { all: false, models: [] });
   assert.equal(loadConfig({ ...production, PROVIDERS: 'simulator' }).providers.simulator.all, true);
   assert.equal(loadConfig({ ...production, SIMULATOR_MODELS: '*' }).providers.simulator.all, true);
-  assert.deepEqual(loadConfig({ FAL_KEY: 'k', SIMULATOR_MODELS: 'image:flux-dev, kling-2.6' }).providers.simulator, {
-    all: false,
-    models: ['image:flux-dev', 'kling-2.6'],
-  });
+  assert.deepEqual(
+    loadConfig({ FAL_KEY: 'k', SIMULATOR_MODELS: 'image:flux-dev, kling-2.6,text:openai/gpt-4o-mini' }).providers
+      .simulator,
+    { all: false, models: ['image:flux-dev', 'kling-2.6', 'text:openai/gpt-4o-mini'] },
+  );
   assert.throws(() => loadConfig({ SIMULATOR_MODELS: 'image:flux dev' }), /SIMULATOR_MODELS/);
 });
 
@@ -244,6 +246,21 @@ describe('with a vendor configured and the simulator allowed for one model', () 
     );
   });
 
+  test("the operator's provider list shows the simulator serving only the allowed model", async () => {
+    const list = await call<Array<{ id: string; routes: Array<{ kind: string; model: string }> }>>(
+      server,
+      'GET',
+      '/admin/v1/providers',
+      { token: server.adminToken },
+    );
+    assert.equal(list.status, 200, list.text);
+    const simulator = list.body.find((p) => p.id === 'simulator');
+    assert.deepEqual(
+      simulator?.routes.map((r) => `${r.kind}:${r.model}`),
+      [`image:${allowed}`],
+    );
+  });
+
   test('a model the allowance does not name is still refused', async () => {
     const video = await defaultModel(server, team, 'video');
     assert.equal(video.available, false);
@@ -281,5 +298,43 @@ describe('with PROVIDERS=simulator', () => {
     };
     assert.equal(status.status, 'completed');
     assert.equal(status.items[0]?.provider, 'simulator');
+  });
+});
+
+describe('a model that loses its last route after its generation was accepted', () => {
+  test('fails when a worker runs it, with the reason, and is refunded', async () => {
+    const database = await createTestDatabase();
+    // Accepted by a process that let the simulator serve everything, and ran none of it.
+    const first = await startTestServer({ databaseUrl: database.url, worker: false });
+    const team = await createTeam(first, 1000);
+    const image = await defaultModel(first, team, 'image');
+    const accepted = await call<{ generation_id: string }>(first, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a lighthouse at dawn', model: image.id },
+    });
+    assert.equal(accepted.status, 200, accepted.text);
+    await first.close();
+    // Run by a worker of a process the simulator may no longer serve it on.
+    const second = await startTestServer({
+      databaseUrl: database.url,
+      adminToken: first.adminToken,
+      env: { SIMULATOR_MODELS: '', OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
+    try {
+      const status = (await waitForGeneration(second, team.key, accepted.body.generation_id)) as unknown as {
+        status: string;
+        credits_used: number;
+        items: Array<{ status: string; error: string | null; provider: string | null }>;
+      };
+      assert.equal(status.status, 'failed');
+      assert.equal(status.credits_used, 0);
+      assert.match(status.items[0]?.error ?? '', new RegExp(`Model '${image.id}' \\(image\\) is not available`));
+      assert.equal(status.items[0]?.provider, null);
+      const balance = await call<number>(second, 'GET', '/api/v1/billing/credits', { token: team.key });
+      assert.equal(balance.body, 1000);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
   });
 });

@@ -10185,7 +10185,7 @@ export interface components {
             configured: boolean;
             /** @example fal */
             id: string;
-            /** @description The models this provider has a route for (for the simulator: the models it serves now, those with no configured route) */
+            /** @description The models this provider has a route for (for the simulator: the models it serves now, those with no configured route that PROVIDERS, SIMULATOR_MODELS or the local start let it serve) */
             routes: {
                 /** @description Set while the circuit breaker keeps this route out of use */
                 cooling_until: string | null;
