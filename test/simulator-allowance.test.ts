@@ -168,6 +168,19 @@ describe('with a vendor configured and no simulator allowance', () => {
     assert.match(card.text, /Unavailable: no provider configured on this service serves it/);
   });
 
+  test("the service's own work is not refused: a voice it designs, and speech in that voice", async () => {
+    const voice = await call<{ voice_id: string }>(server, 'POST', '/api/v1/voices/generate', {
+      token: team.key,
+      body: { method: 'design', prompt: 'a calm narrator', name: 'Own Narrator' },
+    });
+    assert.equal(voice.status, 200, voice.text);
+    const speech = await call<{ audio_url: string }>(server, 'POST', '/api/v2/text-to-speech', {
+      token: team.key,
+      body: { text: 'Spoken by the service itself.', voice_id: voice.body.voice_id },
+    });
+    assert.equal(speech.status, 200, speech.text);
+  });
+
   test('a model a vendor serves still runs there', async () => {
     const answer = await call<{ text: string }>(server, 'POST', '/api/v1/text/generate', {
       token: team.key,
