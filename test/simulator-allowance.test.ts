@@ -148,6 +148,12 @@ describe('with a vendor configured and no simulator allowance', () => {
     const text = list.body.data.find((e) => e.kind === 'text' && e.id === TEXT_MODEL);
     assert.equal(text?.available, true);
     assert.equal(text?.simulator, false);
+    // The OpenAI-compatible door lists only what can be made.
+    const door = await call<{ data: Array<{ id: string }> }>(server, 'GET', '/v1/models', { token: team.key });
+    assert.equal(door.status, 200, door.text);
+    const doorIds = door.body.data.map((m) => m.id);
+    assert.ok(doorIds.includes(TEXT_MODEL), TEXT_MODEL);
+    for (const entry of images) assert.ok(!doorIds.includes(entry.id), entry.id);
     // Voices the service makes itself (a clone's profile) need no vendor.
     const clone = list.body.data.find((e) => e.id === 'voice-clone-v1');
     assert.equal(clone?.available, true);

@@ -9564,7 +9564,7 @@ export interface paths {
         };
         /**
          * The models the OpenAI-compatible door takes
-         * @description Text models (for chat completions), image models (for image generations) and speech models (for speech), by the ids the door takes. Voices are listed by GET /api/v2/voices.
+         * @description Text models (for chat completions), image models (for image generations) and speech models (for speech), by the ids the door takes: those this service can make now (GET /api/v1/models says which are available). Voices are listed by GET /api/v2/voices.
          */
         get: {
             parameters: {
