@@ -436,8 +436,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new Error('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
   // The test checkout credits without a payment: it is the default only on the local start
-  // (embedded database); a deployment on its own database names its provider.
-  if (e.PAYMENT_PROVIDER === undefined && e.DATABASE_URL !== undefined)
+  // (embedded database); an API process of a deployment on its own database names its provider
+  // (a worker opens no checkout).
+  if (e.PAYMENT_PROVIDER === undefined && e.DATABASE_URL !== undefined && e.ROLE !== 'worker')
     throw new Error(
       'Invalid configuration:\n  PAYMENT_PROVIDER is required when DATABASE_URL is set: stripe or lemonsqueezy to take payments, ' +
         'or builtin for a test checkout that adds credits with no payment (never for real customers)',

@@ -377,6 +377,8 @@ describe('payments configuration', () => {
       /PAYMENT_PROVIDER is required when DATABASE_URL is set: stripe or lemonsqueezy to take payments, or builtin for a test checkout that adds credits with no payment/,
     );
     assert.equal(loadConfig({ ...database, PAYMENT_PROVIDER: 'builtin' }).payments.provider, 'builtin');
+    // A worker process opens no checkout.
+    assert.equal(loadConfig({ ...database, ROLE: 'worker' }).role, 'worker');
     const stripe = { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'whsec' };
     assert.equal(loadConfig({ ...database, ...stripe }).payments.provider, 'stripe');
   });
