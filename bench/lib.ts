@@ -228,6 +228,9 @@ export async function startOurServer(env: BenchEnvironment, options: OurServerOp
     // The watchers of bench/events.ts are one team's, as many as it is asked for.
     EVENTS_MAX_STREAMS: '1000000',
     EVENTS_MAX_STREAMS_PER_TEAM: '1000000',
+    // The benchmarks run on the simulator and the test checkout, named as a deployment must.
+    SIMULATOR_MODELS: '*',
+    PAYMENT_PROVIDER: 'builtin',
     ...options.env,
   });
   onCleanup(() => stopChild(server));

@@ -69,6 +69,12 @@ const EnvSchema = Type.Object({
     default: '',
   }),
   PROVIDERS: Type.Enum(['auto', 'simulator'], { default: 'auto' }),
+  SIMULATOR_MODELS: Type.Optional(
+    Type.String({
+      pattern:
+        '^\\s*(\\*|[a-z0-9_]+:[A-Za-z0-9._/-]+|[A-Za-z0-9._/-]+)(\\s*,\\s*(\\*|[a-z0-9_]+:[A-Za-z0-9._/-]+|[A-Za-z0-9._/-]+))*\\s*$',
+    }),
+  ),
   FAL_KEY: Type.Optional(Type.String({ minLength: 1 })),
   FAL_QUEUE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://queue.fal.run' }),
   FAL_JWKS_URL: Type.String({ pattern: '^https?://', default: 'https://rest.fal.ai/.well-known/jwks.json' }),
@@ -95,7 +101,7 @@ const EnvSchema = Type.Object({
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
   ROUTE_COOLDOWN_AFTER: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
   ROUTE_COOLDOWN_S: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
-  PAYMENT_PROVIDER: Type.Enum(['builtin', 'stripe', 'lemonsqueezy'], { default: 'builtin' }),
+  PAYMENT_PROVIDER: Type.Optional(Type.Enum(['builtin', 'stripe', 'lemonsqueezy'])),
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_API_BASE: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.stripe.com' }),
@@ -124,6 +130,46 @@ export interface ItemPolicy {
   finishPatienceMs: number;
   /** Items a team runs at once unless its own cap says otherwise (TEAM_MAX_CONCURRENT_ITEMS). */
   teamMaxConcurrentItems: number;
+}
+
+/** The models the simulator may serve: all of them, or those named (`kind:model`, or `model` under any kind). */
+export interface SimulatorAllowance {
+  all: boolean;
+  models: string[];
+}
+
+// The settings that configure a vendor: with any of them set, the simulator no longer stands in
+// for a model no vendor serves unless SIMULATOR_MODELS names it.
+const VENDOR_SETTINGS = [
+  'FAL_KEY',
+  'REPLICATE_API_TOKEN',
+  'COMFYUI_URL',
+  'OPENAI_COMPATIBLE_API_KEY',
+  'OPENAI_COMPATIBLE_BASE_URL',
+  'ELEVENLABS_API_KEY',
+  'MESHY_API_KEY',
+  'SUNO_API_KEY',
+] as const;
+
+/**
+ * What the simulator may serve: everything with PROVIDERS=simulator, or on the local start (no
+ * vendor configured and no DATABASE_URL); otherwise only what SIMULATOR_MODELS names.
+ */
+function simulatorAllowance(e: Record<string, unknown>): SimulatorAllowance {
+  const named = String(e.SIMULATOR_MODELS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const localStart = e.DATABASE_URL === undefined && VENDOR_SETTINGS.every((name) => e[name] === undefined);
+  const all = e.PROVIDERS === 'simulator' || named.includes('*') || (e.SIMULATOR_MODELS === undefined && localStart);
+  return { all, models: all ? [] : named };
+}
+
+/** Whether the allowance lets the simulator serve the model `model` of the model list's kind `kind`. */
+export function simulatorMayServe(allowance: SimulatorAllowance, kind: string, model: string | null): boolean {
+  if (allowance.all) return true;
+  if (model === null) return false;
+  return allowance.models.includes(model) || allowance.models.includes(`${kind}:${model}`);
 }
 
 /** Which payment provider turns POST /api/v1/billing/top-up into a checkout. */
@@ -226,10 +272,17 @@ export interface Config {
   items: ItemPolicy;
   /** How often a worker process looks for stranded items and deliveries. */
   sweepIntervalMs: number;
-  /** The vendors behind the catalog; the simulator serves whatever no configured vendor does. */
+  /** The vendors behind the catalog, and what the simulator may stand in for. */
   providers: {
     /** `simulator` makes the simulator serve everything, keys or not. */
     mode: 'auto' | 'simulator';
+    /**
+     * The models the simulator may serve when no configured vendor does: every model (`all`: the
+     * local start with no vendor and no DATABASE_URL, PROVIDERS=simulator, or SIMULATOR_MODELS=*),
+     * or the `kind:model` and `model` entries of SIMULATOR_MODELS (none when unset). A model it may
+     * not serve and no vendor serves is refused before any charge (503 model_unavailable).
+     */
+    simulator: SimulatorAllowance;
     /** The longest one call to a vendor's API may take (a submit, a poll; not a result download). */
     httpTimeoutMs: number;
     /** Vendor job polls: at least `minMs` apart, backing off with the job's age up to `maxMs`. */
@@ -401,7 +454,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET)
     throw new Error('Invalid configuration:\n  S3_BUCKET is required when STORAGE_DRIVER=s3');
-  const paymentProvider = e.PAYMENT_PROVIDER as PaymentProviderName;
+  // The test checkout credits without a payment: it is the default only on the local start
+  // (embedded database); an API process of a deployment on its own database names its provider
+  // (a worker opens no checkout).
+  if (e.PAYMENT_PROVIDER === undefined && e.DATABASE_URL !== undefined && e.ROLE !== 'worker')
+    throw new Error(
+      'Invalid configuration:\n  PAYMENT_PROVIDER is required when DATABASE_URL is set: stripe or lemonsqueezy to take payments, ' +
+        'or builtin for a test checkout that adds credits with no payment (never for real customers)',
+    );
+  const paymentProvider = (e.PAYMENT_PROVIDER ?? 'builtin') as PaymentProviderName;
   const missing = PAYMENT_REQUIRED[paymentProvider].filter(
     (name) => (e as Record<string, unknown>)[name] === undefined,
   );
@@ -472,6 +533,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     providers: {
       mode: e.PROVIDERS as 'auto' | 'simulator',
+      simulator: simulatorAllowance(e),
       httpTimeoutMs: e.VENDOR_HTTP_TIMEOUT_MS,
       poll: { minMs: e.VENDOR_POLL_MIN_MS, maxMs: Math.max(e.VENDOR_POLL_MIN_MS, e.VENDOR_POLL_MAX_MS) },
       cooldown: { after: e.ROUTE_COOLDOWN_AFTER, seconds: e.ROUTE_COOLDOWN_S },

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { Deps } from './app-types.ts';
+import { simulatorMayServe } from './config.ts';
 import type { ExecutionContext, Operation } from './engine/types.ts';
 import { createMediaFetcher } from './engine/urls.ts';
 import { itemWebhookCredential, WEBHOOK_CREDENTIAL_PARAM, WEBHOOK_ITEM_PARAM } from './engine/vendor.ts';
@@ -52,6 +53,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     itemPolicy: deps.config.items,
     providers: deps.providers,
     simulations,
+    simulatorMayServe: (kind, model) => simulatorMayServe(deps.config.providers.simulator, kind, model),
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
     vendorVoiceIds: deps.config.providers.elevenLabs.voiceMap,

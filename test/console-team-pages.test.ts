@@ -169,6 +169,8 @@ describe('the console team pages', () => {
   test('billing: a Buy button per variant; the built-in checkout paid from the console raises the balance once', async () => {
     const billing = await browser.request('GET', '/console/billing');
     assert.equal(billing.status, 200);
+    // The built-in provider takes no money, and the page says so before anyone presses Buy.
+    assert.match(billing.text, /Test checkout, no payment/);
     for (const variant of ['starter-1000', 'creator-5500', 'studio-24000', 'studio-24000-eur', 'scale-130000'])
       assert.match(billing.text, new RegExp(`name="variant_id" value="${variant}"`));
     assert.doesNotMatch(billing.text, /creator-5000-legacy/, 'an inactive variant is not on sale');
@@ -190,6 +192,7 @@ describe('the console team pages', () => {
     const summary = await browser.request('GET', `/console/billing/checkouts/${checkoutId}`);
     assert.equal(summary.status, 200);
     assert.match(summary.text, /1000 credits/);
+    assert.match(summary.text, /Test checkout, no payment/);
     assert.match(summary.text, new RegExp(`href="${checkoutUrl}" role="button">Continue to payment`));
     const notTheirs = new Browser(server);
     await notTheirs.signIn(other.key);

@@ -98,6 +98,11 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     // Most tests send many wrong credentials from one address on purpose; the tests of the
     // failed-authentication limit turn it on.
     AUTH_FAILURES_PER_MINUTE: '0',
+    // The suite runs on its own database (a production-style start), where the simulator serves only
+    // what the operator names and the test checkout must be chosen: most tests rely on both. A test
+    // opts out by setting either to ''.
+    SIMULATOR_MODELS: '*',
+    PAYMENT_PROVIDER: 'builtin',
     ...options.env,
   });
   const pool = createPool(database.url, config.databasePoolSize, () => undefined, {

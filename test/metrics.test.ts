@@ -375,6 +375,7 @@ describe('metrics while the database does not answer', () => {
     const config = loadConfig({
       LOG_LEVEL: 'silent',
       DATABASE_URL: databaseUrl,
+      PAYMENT_PROVIDER: 'builtin',
       DATA_DIR: dir,
       METRICS_PORT: String(port),
       HOST: '127.0.0.1',

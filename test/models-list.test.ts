@@ -49,6 +49,8 @@ interface Entry {
   capabilities: Record<string, unknown>;
   settings: Record<string, unknown>;
   price: Price;
+  available: boolean;
+  simulator: boolean;
 }
 
 const flat = (price: Price): number => {
@@ -172,6 +174,7 @@ describe('the one model list', () => {
     const routes = new Set(server.routes.map((r) => `${r.method} ${r.url}`));
     for (const e of all) {
       assert.deepEqual(Object.keys(e).sort(), [
+        'available',
         'capabilities',
         'default',
         'description',
@@ -182,7 +185,10 @@ describe('the one model list', () => {
         'name',
         'price',
         'settings',
+        'simulator',
       ]);
+      // The suite's servers let the simulator serve every model it has no vendor for.
+      assert.equal(e.available, true, `${e.kind} ${e.id}`);
       assert.ok(routes.has(e.endpoint), `${e.kind} ${e.id}: ${e.endpoint} is an endpoint of the API`);
       assert.doesNotMatch(JSON.stringify(e), /"routes"|"mapping"|fal-ai\//, `${e.id} shows no vendor routing`);
       assert.ok(e.price.credits !== undefined && e.price.unit, `${e.id} has a price`);

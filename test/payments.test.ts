@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
+import { Browser } from './console-helpers.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -368,6 +369,19 @@ describe('payments configuration', () => {
     const config = loadConfig({ LEMONSQUEEZY_VARIANT_IDS: 'starter-1000=111,creator-5500=222' });
     assert.deepEqual(config.payments.lemonSqueezy.variantIds, { 'starter-1000': '111', 'creator-5500': '222' });
   });
+
+  test('the test checkout is the default of the local start only: with DATABASE_URL it must be chosen', () => {
+    const database = { DATABASE_URL: 'postgres://db.internal/genmedia' };
+    assert.throws(
+      () => loadConfig(database),
+      /PAYMENT_PROVIDER is required when DATABASE_URL is set: stripe or lemonsqueezy to take payments, or builtin for a test checkout that adds credits with no payment/,
+    );
+    assert.equal(loadConfig({ ...database, PAYMENT_PROVIDER: 'builtin' }).payments.provider, 'builtin');
+    // A worker process opens no checkout.
+    assert.equal(loadConfig({ ...database, ROLE: 'worker' }).role, 'worker');
+    const stripe = { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk', STRIPE_WEBHOOK_SECRET: 'whsec' };
+    assert.equal(loadConfig({ ...database, ...stripe }).payments.provider, 'stripe');
+  });
 });
 
 describe('top-up with the built-in checkout', () => {
@@ -453,6 +467,15 @@ describe('top-up with the built-in checkout', () => {
     assert.match(html, new RegExp(`action="/checkout/${r.body.checkout_id}/pay"`));
     assert.match(html, new RegExp(`action="/checkout/${r.body.checkout_id}/cancel"`));
     assert.doesNotMatch(html, /(src|href)="https?:/, 'no external assets');
+  });
+
+  test('the checkout page says it is a test checkout, no payment, before and after Pay', async () => {
+    const r = await topUp(server, team, { plan_id: 'starter' });
+    assert.equal(r.status, 200, r.text);
+    assert.match(await (await fetch(r.body.checkoutUrl)).text(), /Test checkout, no payment/);
+    const pay = await call(server, 'POST', `/checkout/${r.body.checkout_id}/pay`);
+    assert.equal(pay.status, 303);
+    assert.match(await (await fetch(r.body.checkoutUrl)).text(), /Test checkout, no payment/);
   });
 
   test('a chosen variant sets the price and currency shown', async () => {
@@ -631,6 +654,12 @@ describe('top-up with Stripe Checkout', () => {
     assert.equal(form.get('cancel_url'), `${server.url}/checkout/${created.checkout_id}`);
     // That page shows the state and never offers the built-in Pay button for a Stripe checkout.
     const html = await (await fetch(`${server.url}/checkout/${created.checkout_id}`)).text();
+    assert.doesNotMatch(html, /test checkout/i, 'a real provider takes a payment');
+    const browser = new Browser(server);
+    assert.equal((await browser.signIn(team.key)).status, 303);
+    const billing = await browser.request('GET', '/console/billing');
+    assert.equal(billing.status, 200);
+    assert.doesNotMatch(billing.text, /test checkout/i);
     assert.match(html, /Continue to payment/);
     assert.doesNotMatch(html, /<form/);
     const pay = await call(server, 'POST', `/checkout/${created.checkout_id}/pay`);

@@ -192,16 +192,41 @@ describe('running the service', () => {
       database = await createTestDatabase();
     });
     after(() => database.drop());
+    // A deployment on its own database names its payment provider; these start the test checkout.
+    const production = (env: Record<string, string>) => node({ PAYMENT_PROVIDER: 'builtin', ...env });
+
+    test('refuses to start without PAYMENT_PROVIDER: the test checkout is never its default', async () => {
+      const adminToken = `gma_${'x'.repeat(40)}`;
+      const run = node({ DATABASE_URL: database.url, ADMIN_TOKEN: adminToken, PORT: String(port) });
+      if (
+        await run.waitFor(/Server listening/).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        run.child.kill('SIGTERM');
+        await run.exited;
+        assert.fail('it started with the test checkout as its payment provider');
+      }
+      assert.notEqual(await run.exited, 0);
+      assert.match(run.output(), /PAYMENT_PROVIDER is required when DATABASE_URL is set/);
+      assert.match(run.output(), /builtin for a test checkout that adds credits with no payment/);
+    });
 
     test('refuses to start the API without ADMIN_TOKEN', async () => {
-      const run = node({ DATABASE_URL: database.url, PORT: String(port) });
+      const run = production({ DATABASE_URL: database.url, PORT: String(port) });
       assert.notEqual(await run.exited, 0);
       assert.match(run.output(), /ADMIN_TOKEN must be set/);
     });
 
     test('uses that server, creates no default team and prints no secrets', async () => {
       const adminToken = `gma_${'x'.repeat(40)}`;
-      const run = node({ DATABASE_URL: database.url, ADMIN_TOKEN: adminToken, PORT: String(port), LOG_LEVEL: 'info' });
+      const run = production({
+        DATABASE_URL: database.url,
+        ADMIN_TOKEN: adminToken,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      });
       try {
         await run.waitFor(/Server listening/);
         assert.ok(!/gms_|gma_/.test(run.output()));
@@ -215,10 +240,10 @@ describe('running the service', () => {
 
     test('ROLE=worker runs without serving HTTP; ROLE=api serves without a worker', async () => {
       // A worker signs webhooks: without SECRETS_KEY (or ADMIN_TOKEN) it refuses to start.
-      const keyless = node({ DATABASE_URL: database.url, ROLE: 'worker', PORT: String(port), LOG_LEVEL: 'info' });
+      const keyless = production({ DATABASE_URL: database.url, ROLE: 'worker', PORT: String(port), LOG_LEVEL: 'info' });
       assert.notEqual(await keyless.exited, 0);
       assert.match(keyless.output(), /SECRETS_KEY \(or ADMIN_TOKEN\) must be set/);
-      const worker = node({
+      const worker = production({
         DATABASE_URL: database.url,
         ROLE: 'worker',
         PORT: String(port),
@@ -233,7 +258,7 @@ describe('running the service', () => {
         worker.child.kill('SIGTERM');
         assert.equal(await worker.exited, 0);
       }
-      const api = node({
+      const api = production({
         DATABASE_URL: database.url,
         ADMIN_TOKEN: `gma_${'y'.repeat(40)}`,
         ROLE: 'api',
@@ -253,7 +278,7 @@ describe('running the service', () => {
     test('METRICS_PORT gives a worker process a metrics listener, closed on SIGTERM', async () => {
       const metricsPort = await freePort();
       const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-      const worker = node({
+      const worker = production({
         DATABASE_URL: database.url,
         ROLE: 'worker',
         PORT: String(port),

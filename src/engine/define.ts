@@ -7,6 +7,7 @@ import { AppError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
+import { refuseUnservedModels } from './availability.ts';
 import { stopItems } from './cancel.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
@@ -151,6 +152,9 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     let plan: GenerationPlan;
     try {
       plan = await endpoint.plan({ ...deps, inputs }, body, teamId, params);
+      // A model no configured vendor serves, that the simulator may not stand in for, is refused
+      // here: before a quote, a charge or a row.
+      refuseUnservedModels(executionContext(deps, new AbortController().signal), operations, plan, teamId);
       await checkUserUrls(deps, plan);
       if (isDryRun(request)) {
         // Validated and priced as the request would be; nothing is written or charged.

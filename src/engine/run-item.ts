@@ -1,5 +1,6 @@
 import { withTransaction } from '../db/pool.ts';
 import { ProviderError, type ProviderFile } from '../providers/types.ts';
+import { listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
@@ -90,10 +91,20 @@ export async function runItem(
     }
     return;
   }
-  // No configured vendor serves it: the simulator does.
+  // No configured vendor serves it: the simulator does, where the operator lets it stand in for
+  // the model (checked at accept too; the configuration may have changed since).
   if (!simulate) {
     await finish({ ok: false, error: `No provider serves operation ${item.operation}` });
     return;
+  }
+  const ownWork = !operation.vendor || operation.ownWork?.(executable(item), work) === true;
+  if (!ownWork) {
+    if (!simulatorMayMake(ctx, item.operation, executable(item))) {
+      const refusal = modelUnavailable(listedModelOf(item.operation, executable(item)), 'its credits were refunded');
+      await finish({ ok: false, error: refusal.message, errorKind: 'unavailable' });
+      return;
+    }
+    await sql.markItemSimulated(ctx.pool, item.id);
   }
   const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;

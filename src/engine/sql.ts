@@ -167,6 +167,8 @@ export interface StatusRow {
     error: string | null;
     progress: number;
     queue_position: number | null;
+    /** 'simulator' when the simulator made (or is making) it in place of a vendor; null otherwise. */
+    provider: 'simulator' | null;
     created_at: string;
     updated_at: string;
   }>;
@@ -188,6 +190,7 @@ const STATUS_ITEMS = `
                    from team_waits w where w.item_id = i.id),
                   i.queue_position)
                 when i.status = 'PROCESSING' then i.queue_position end,
+             'provider', case when i.simulated then 'simulator' end,
              'created_at', to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
              'updated_at', to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
            order by i.position), '[]'::json)
@@ -773,6 +776,11 @@ export async function claimDeadWorkers(db: Queryable, deadAfterMs: number): Prom
 }
 
 // Vendor jobs.
+
+/** Marks an item the simulator is about to make in place of a vendor (its status record says so). */
+export async function markItemSimulated(db: Queryable, itemId: string): Promise<void> {
+  await db.query('update generation_items set simulated = true where id = $1::text', [itemId]);
+}
 
 /**
  * Records, before the submit call, that the item is going to `provider` and opens its attempt

@@ -18,6 +18,11 @@ export const StatusItem = Type.Object({
   queue_position: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
     description: "The item's place in the vendor's queue while it waits there; null when unknown or finished",
   }),
+  provider: Type.Union([Type.Literal('simulator'), Type.Null()], {
+    description:
+      "'simulator' when the service's built-in simulator made (or is making) this item in place of the model's " +
+      "vendor: a stand-in file of the requested shape, not the model's output; null otherwise",
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -150,6 +150,11 @@ export interface ExecutionContext {
   providers: ProviderRegistry;
   /** The simulator's runs by operation: what serves an item no configured vendor does. */
   simulations: Readonly<Record<string, Simulation>>;
+  /**
+   * Whether the simulator may stand in for the model `model` of the model list's kind `kind` when
+   * no configured vendor serves it (PROVIDERS, SIMULATOR_MODELS, the local start).
+   */
+  simulatorMayServe(kind: string, model: string | null): boolean;
   /** How often vendor jobs are polled: at least `minMs` apart, at most `maxMs`. */
   poll: { minMs: number; maxMs: number };
   /** The circuit breaker: failures in a row that cool a route, and for how long. */
@@ -193,6 +198,12 @@ export interface Operation {
    * serves) or without a configured route, the simulator runs it.
    */
   vendor?: (ctx: ExecutionContext, item: ExecutableItem) => VendorWork | undefined;
+  /**
+   * Whether what runs when no vendor serves the item is the service's own work (a voice's profile,
+   * speech in a voice of ours), not the simulator standing in for a vendor's model: such an item
+   * is never refused for want of a vendor. An operation without `vendor` is all its own work.
+   */
+  ownWork?: (item: ExecutableItem, work: VendorWork | undefined) => boolean;
   /**
    * Makes what the vendor needs that the service makes itself (the speech of a script), just
    * before the item is submitted: the request as it is to be sent. Runs again if the submit is.

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   generation_failed: 500,
   internal_error: 500,
   service_unavailable: 503,
+  // The model is in the catalog, but this deployment has no provider for it (not the request's fault).
+  model_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -47,6 +47,10 @@ export async function startServiceProcess(options: ServiceOptions): Promise<Serv
       ALLOW_PRIVATE_URLS: 'true',
       // 'worker started' is said at info.
       LOG_LEVEL: 'info',
+      // A start on its own database: the simulator serves what the operator names, and the
+      // payment provider is named (the suites run on the simulator and the test checkout).
+      SIMULATOR_MODELS: '*',
+      PAYMENT_PROVIDER: 'builtin',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2833,6 +2833,8 @@ export interface paths {
                                 id: string;
                                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                                 progress: number;
+                                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                                provider: "simulator" | null;
                                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                                 queue_position: number | null;
                                 /** @enum {unknown} */
@@ -3038,6 +3040,8 @@ export interface paths {
                                 id: string;
                                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                                 progress: number;
+                                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                                provider: "simulator" | null;
                                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                                 queue_position: number | null;
                                 /** @enum {unknown} */
@@ -9564,7 +9568,7 @@ export interface paths {
         };
         /**
          * The models the OpenAI-compatible door takes
-         * @description Text models (for chat completions), image models (for image generations) and speech models (for speech), by the ids the door takes. Voices are listed by GET /api/v2/voices.
+         * @description Text models (for chat completions), image models (for image generations) and speech models (for speech), by the ids the door takes: those this service can make now (GET /api/v1/models says which are available). Voices are listed by GET /api/v2/voices.
          */
         get: {
             parameters: {
@@ -9909,7 +9913,7 @@ export interface components {
                  * @description Machine-readable error code
                  * @enum {unknown}
                  */
-                code: "invalid_request" | "influencer_not_ready" | "model_not_found" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_conflict" | "generation_finished" | "gone" | "payload_too_large" | "media_rejected" | "idempotency_mismatch" | "rate_limited" | "generation_failed" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "influencer_not_ready" | "model_not_found" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_conflict" | "generation_finished" | "gone" | "payload_too_large" | "media_rejected" | "idempotency_mismatch" | "rate_limited" | "generation_failed" | "internal_error" | "service_unavailable" | "model_unavailable";
                 /** @description One entry per invalid field (validation errors only) */
                 details?: {
                     field: string;
@@ -9946,6 +9950,8 @@ export interface components {
                 id: string;
                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                 progress: number;
+                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                provider: "simulator" | null;
                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                 queue_position: number | null;
                 /** @enum {unknown} */
@@ -9997,6 +10003,8 @@ export interface components {
                 id: string;
                 /** @description How far the work is, 0-1: 0 while QUEUED, what the vendor reports while PROCESSING, 1 once COMPLETED */
                 progress: number;
+                /** @description 'simulator' when the service's built-in simulator made (or is making) this item in place of the model's vendor: a stand-in file of the requested shape, not the model's output; null otherwise */
+                provider: "simulator" | null;
                 /** @description The item's place in the vendor's queue while it waits there; null when unknown or finished */
                 queue_position: number | null;
                 /** @enum {unknown} */
@@ -10080,6 +10088,8 @@ export interface components {
         };
         /** ModelListEntry */
         ModelListEntry: {
+            /** @description Whether this service can make it now: a configured provider serves it, or the operator lets the simulator stand in for it. A request naming a model that is not available answers 503 model_unavailable and charges nothing */
+            available: boolean;
             capabilities: {
                 [key: string]: unknown;
             };
@@ -10104,6 +10114,8 @@ export interface components {
             settings: {
                 [key: string]: unknown;
             };
+            /** @description Whether the service's built-in simulator makes it here (no configured provider serves it): results are stand-in files of the requested shape, and their status records say provider 'simulator' */
+            simulator: boolean;
         };
         /**
          * ModelPrice
@@ -10179,7 +10191,7 @@ export interface components {
             configured: boolean;
             /** @example fal */
             id: string;
-            /** @description The models this provider has a route for (for the simulator: the models it serves now, those with no configured route) */
+            /** @description The models this provider has a route for (for the simulator: the models it serves now, those with no configured route that PROVIDERS, SIMULATOR_MODELS or the local start let it serve) */
             routes: {
                 /** @description Set while the circuit breaker keeps this route out of use */
                 cooling_until: string | null;

@@ -2,7 +2,7 @@
 // it accepts and its price. Prices are read from the catalog entries and the constants the
 // endpoints charge with, never written here, so the list cannot disagree with a charge.
 import { defaultOf, type MediaCatalog } from '../../catalog/media-models.ts';
-import type { ModelCatalog } from '../../catalog/models.ts';
+import type { ModelCatalog, ModelRoute } from '../../catalog/models.ts';
 import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
 import { INFLUENCER_IMAGE_CREDITS } from '../influencers/image-plan.ts';
@@ -63,9 +63,26 @@ interface Described {
   default?: boolean;
 }
 
+/** How a listed model is served here: whether it can be made, and whether the simulator makes it. */
+export type ModelAvailability = Pick<ModelListEntry, 'available' | 'simulator'>;
+
+/**
+ * The routes that serve each listed model (kind and id), or `own` for what the service makes
+ * itself: what its availability is worked out from.
+ */
+export type ModelServing = (kind: ModelKind, id: string, routes: readonly ModelRoute[] | 'own') => ModelAvailability;
+
+// The voice models the service makes itself when no voice vendor is configured (a voice's profile).
+const OWN_WORK_MODELS = new Set(['voice-clone-v1', 'voice-design-v1']);
+
 /** Every model of every kind, in the order of MODEL_KINDS and then of the catalogs. */
-export function buildModelList(catalog: ModelCatalog, media: MediaCatalog): ModelListEntry[] {
-  const out: ModelListEntry[] = [];
+export function buildModelList(
+  catalog: ModelCatalog,
+  media: MediaCatalog,
+  serving: ModelServing,
+  voiceRoutes: (voiceId: string) => readonly ModelRoute[],
+): ModelListEntry[] {
+  const out: Array<Omit<ModelListEntry, 'available' | 'simulator'>> = [];
   const add = (
     kind: ModelKind,
     m: Described,
@@ -202,11 +219,21 @@ export function buildModelList(catalog: ModelCatalog, media: MediaCatalog): Mode
       price: terms.price,
     });
   }
+  const routesOf = (kind: ModelKind, id: string): readonly ModelRoute[] | 'own' => {
+    if (OWN_WORK_MODELS.has(id)) return 'own';
+    if (kind === 'image' && id === INFLUENCER_MODEL_ROUTES.id) return INFLUENCER_MODEL_ROUTES.routes;
+    if (kind === 'image' || kind === 'edit' || kind === 'face') {
+      return catalog[kind].find((m) => m.id === id)?.routes ?? [];
+    }
+    if (kind === 'voice') return ENDPOINT_MODELS[id]?.routes ?? voiceRoutes(id);
+    const list = kind === 'upscale' ? media.upscalers : media[kind];
+    return list.find((m) => m.id === id)?.routes ?? ENDPOINT_MODELS[id]?.routes ?? [];
+  };
   const rank = (kind: ModelKind) => MODEL_KINDS.indexOf(kind);
   return out
     .map((entry, i) => ({ entry, i }))
     .sort((a, b) => rank(a.entry.kind) - rank(b.entry.kind) || a.i - b.i)
-    .map(({ entry }) => entry);
+    .map(({ entry }) => ({ ...entry, ...serving(entry.kind, entry.id, routesOf(entry.kind, entry.id)) }));
 }
 
 const article = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { linkModelUsage } from '../../catalog/lookup.ts';
+import { simulatorMayServe } from '../../config.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { speechRoutes } from '../speech/speak.ts';
 import { FAMILY_PRICE } from '../videos/service.ts';
 import { buildModelList, usageHint } from './list.ts';
 import { MODEL_KINDS, ModelListQuery, ModelListResponse } from './schemas.ts';
@@ -108,7 +110,18 @@ export default async function modelRoutes(app: App): Promise<void> {
   ];
 
   // The one model list (an extension): every kind, the endpoint that takes each model, its price.
-  const all = buildModelList(catalog, media);
+  // How each model is served here, fixed at start like the configuration it follows.
+  const { providers, config } = app.deps;
+  const all = buildModelList(
+    catalog,
+    media,
+    (kind, id, routes) => {
+      if (routes === 'own' || providers.candidates(routes).length > 0) return { available: true, simulator: false };
+      const allowed = simulatorMayServe(config.providers.simulator, kind, id);
+      return { available: allowed, simulator: allowed };
+    },
+    (voiceId) => speechRoutes({ vendorVoiceIds: config.providers.elevenLabs.voiceMap }, { voice_id: voiceId }),
+  );
   linkModelUsage(
     [
       catalog.image,

@@ -88,6 +88,17 @@ export const ModelListEntry = Type.Object(
       description: 'What the model accepts, as the catalog has it (aspect ratios, durations, resolutions, steps...)',
     }),
     price: ModelPrice,
+    available: Type.Boolean({
+      description:
+        'Whether this service can make it now: a configured provider serves it, or the operator lets the ' +
+        'simulator stand in for it. A request naming a model that is not available answers 503 model_unavailable ' +
+        'and charges nothing',
+    }),
+    simulator: Type.Boolean({
+      description:
+        "Whether the service's built-in simulator makes it here (no configured provider serves it): results are " +
+        "stand-in files of the requested shape, and their status records say provider 'simulator'",
+    }),
   },
   { $id: 'ModelListEntry', title: 'ModelListEntry' },
 );

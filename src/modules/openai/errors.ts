@@ -26,6 +26,7 @@ const OPENAI_ERRORS: Record<ErrorCode, { status: number; type: string; code: str
   generation_failed: { status: 500, type: 'server_error', code: 'generation_failed' },
   internal_error: { status: 500, type: 'server_error', code: null },
   service_unavailable: { status: 503, type: 'server_error', code: 'service_unavailable' },
+  model_unavailable: { status: 503, type: 'server_error', code: 'model_unavailable' },
 };
 
 export interface OpenAiErrorPayload {
@@ -126,8 +127,8 @@ export function installOpenAiErrors(app: App): void {
     const { code, message, details } = payload.error;
     const mapped = OPENAI_ERRORS[code];
     reply.code(mapped.status);
-    // Retrying does not buy credits: the official clients honour this header.
-    if (code === 'insufficient_credits') reply.header('x-should-retry', 'false');
+    // Retrying does not buy credits, nor configure a provider: the official clients honour this header.
+    if (code === 'insufficient_credits' || code === 'model_unavailable') reply.header('x-should-retry', 'false');
     done(null, openAiPayload(message, mapped.type, details?.[0]?.field ?? null, mapped.code));
   });
 }

@@ -254,7 +254,8 @@ export default async function openAiRoutes(app: App): Promise<void> {
         summary: 'The models the OpenAI-compatible door takes',
         description:
           'Text models (for chat completions), image models (for image generations) and speech models (for ' +
-          'speech), by the ids the door takes. Voices are listed by GET /api/v2/voices.',
+          'speech), by the ids the door takes: those this service can make now (GET /api/v1/models says which are ' +
+          'available). Voices are listed by GET /api/v2/voices.',
         response: { 200: OpenAiModelList, ...openAiErrorResponses(401, 429, 503) },
       },
     },

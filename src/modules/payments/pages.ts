@@ -104,10 +104,13 @@ export function checkoutPage(view: CheckoutView): string {
     action = `<p class="state">${escapeHtml(STATE_TEXT[status] ?? status)}</p>`;
   }
 
+  // The built-in provider takes no money: its page says so whatever the checkout's state.
   const notice =
-    checkout.provider === 'builtin' && status === 'open'
-      ? '<p class="notice">Test checkout: paying here takes no money and adds the credits at once.</p>'
-      : '';
+    checkout.provider !== 'builtin'
+      ? ''
+      : status === 'open'
+        ? '<p class="notice"><strong>Test checkout, no payment:</strong> paying here takes no money and adds the credits at once.</p>'
+        : '<p class="notice"><strong>Test checkout, no payment:</strong> no money was taken.</p>';
   return layout(
     `${view.planName}: checkout`,
     `<h1>Buy ${escapeHtml(view.planName)} credits</h1>

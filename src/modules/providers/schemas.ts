@@ -33,7 +33,7 @@ export const ProviderSummary = Type.Object(
     ),
     routes: Type.Array(ProviderRoute, {
       description:
-        'The models this provider has a route for (for the simulator: the models it serves now, those with no configured route)',
+        'The models this provider has a route for (for the simulator: the models it serves now, those with no configured route that PROVIDERS, SIMULATOR_MODELS or the local start let it serve)',
     }),
   },
   { $id: 'ProviderSummary', title: 'ProviderSummary' },

@@ -3,6 +3,7 @@
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { catalogRoutes } from '../../catalog/routes.ts';
+import { simulatorMayServe } from '../../config.ts';
 import { selectCoolingRoutes } from '../../engine/sql.ts';
 import { AppError } from '../../lib/errors.ts';
 import { redact } from '../../providers/policy.ts';
@@ -14,12 +15,15 @@ import * as sql from './sql.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SIMULATOR = 'simulator';
 
+// The model list's kind of a catalog's models, where the catalog is named otherwise (SIMULATOR_MODELS names list kinds).
+const LIST_KINDS: Record<string, string> = { influencer: 'image', upscalers: 'upscale', speech: 'voice' };
+
 /**
  * Every provider the catalog names (and the simulator), with its routes and health; with `check`,
  * each configured vendor is asked one harmless authenticated question, all at once.
  */
 export async function listProviders(
-  deps: Pick<Deps, 'pool' | 'catalog' | 'media' | 'providers'>,
+  deps: Pick<Deps, 'pool' | 'catalog' | 'media' | 'providers' | 'config'>,
   options: { check: boolean } = { check: false },
 ): Promise<Static<typeof ProviderSummary>[]> {
   const [counts, cooling] = await Promise.all([
@@ -48,8 +52,12 @@ export async function listProviders(
         cooling_until: cooling.get(routeKey(route))?.toISOString() ?? null,
       });
     });
-    // The simulator serves what no configured route does.
-    if (deps.providers.candidates(routes).length === 0) {
+    // The simulator serves what no configured route does, where the operator lets it.
+    const allowance = deps.config.providers.simulator;
+    if (
+      deps.providers.candidates(routes).length === 0 &&
+      simulatorMayServe(allowance, LIST_KINDS[kind] ?? kind, model)
+    ) {
       routesOf(SIMULATOR).push({ kind, model, endpoint: kind, position: routes.length, cooling_until: null });
     }
   }

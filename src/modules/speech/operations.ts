@@ -9,6 +9,8 @@ import { convertSpeech, speechWork } from './speak.ts';
 export const speechOperations: Record<string, Operation> = {
   'speech.tts': {
     vendor: (ctx: ExecutionContext, item: ExecutableItem) => speechWork(ctx, item.request as TtsInput),
+    // A voice of the service's own (no vendor voice) is spoken by the service from its profile.
+    ownWork: (_item, work) => work === undefined,
     convertFile: async (_ctx, item, file, vendorMetadata) => {
       const { data, contentType, durationSeconds } = await convertSpeech(
         item.request as TtsInput,

@@ -2,6 +2,7 @@
 // a vendor made into what was asked for, and the speech other operations need (a talking head's
 // script, an influencer's dialog), spoken the same way.
 
+import type { ModelRoute } from '../../catalog/models.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_CONTENT_TYPES, TTS_PCM_SAMPLE_RATE, type TtsFormat } from '../../catalog/voices.ts';
 import type { ExecutableItem, ExecutionContext, VendorWork } from '../../engine/types.ts';
@@ -25,7 +26,7 @@ const SPEECH_MAX_BYTES = 64 * 1024 * 1024;
  */
 export function vendorVoicesOf(
   ctx: Pick<ExecutionContext, 'vendorVoiceIds'>,
-  speech: TtsInput,
+  speech: Pick<TtsInput, 'voice_id' | 'vendor_voice'>,
 ): Record<string, string> {
   if (speech.vendor_voice) return { [speech.vendor_voice.provider]: speech.vendor_voice.voice_id };
   if (!PRESET_VOICES.some((p) => p.id === speech.voice_id)) return {};
@@ -33,10 +34,19 @@ export function vendorVoicesOf(
   return { ...(mapped ? { elevenlabs: mapped } : {}), [PRESET_VENDOR]: speech.voice_id };
 }
 
+/** The text-to-speech routes whose vendor can speak the voice. */
+export function speechRoutes(
+  ctx: Pick<ExecutionContext, 'vendorVoiceIds'>,
+  speech: Pick<TtsInput, 'voice_id' | 'vendor_voice'>,
+): ModelRoute[] {
+  const voices = vendorVoicesOf(ctx, speech);
+  return (FIXED_ROUTES.tts ?? []).filter((route) => voices[route.provider] !== undefined);
+}
+
 /** Text to speech for the vendors that can speak its voice (undefined: none can, the service speaks it). */
 export function speechWork(ctx: Pick<ExecutionContext, 'vendorVoiceIds'>, speech: TtsInput): VendorWork | undefined {
   const voices = vendorVoicesOf(ctx, speech);
-  const routes = (FIXED_ROUTES.tts ?? []).filter((route) => voices[route.provider] !== undefined);
+  const routes = speechRoutes(ctx, speech);
   if (routes.length === 0) return undefined;
   return {
     routes,

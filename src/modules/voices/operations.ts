@@ -38,6 +38,8 @@ const profileFromPreview = async (ctx: ExecutionContext, _item: ExecutableItem, 
 export const voiceOperations: Record<string, Operation> = {
   'voice.create': {
     vendor: voiceForVendor,
+    // Without a voice vendor the service makes the voice's profile from the recording itself.
+    ownWork: () => true,
     finishFile: profileFromPreview,
     onCompleted: async (db, done) => {
       const r = done.item.request as VoiceInput;

@@ -33,6 +33,14 @@ const NOTICES: Record<string, Html> = {
   cancelled: html`<p class="muted" role="status">The checkout was cancelled; nothing was charged.</p>`,
 };
 
+// The built-in payment provider's checkout credits without taking money (PAYMENT_PROVIDER=builtin).
+const TEST_CHECKOUT_NOTICE = html`<p class="notice" role="note"><strong>Test checkout, no payment:</strong> Buy adds the credits without taking any money (PAYMENT_PROVIDER=builtin).</p>`;
+
+/** The notice of the test checkout, where the built-in provider is the one in use. */
+function testCheckoutNotice(ctx: ConsoleContext): Html | '' {
+  return ctx.app.deps.config.payments.provider === 'builtin' ? TEST_CHECKOUT_NOTICE : '';
+}
+
 function plansSection(ctx: ConsoleContext, plans: Plans): Html {
   if (plans.length === 0) return html`<p class="muted">No plans are on sale.</p>`;
   return html`<div class="grid-cards">${plans.map((plan) => {
@@ -184,6 +192,7 @@ export const billingRoutes: ConsoleRoute[] = [
         html`${notice ?? ''}
 <p class="balance" id="balance">${balance} credits</p>
 <h2>Buy credits</h2>
+${testCheckoutNotice(ctx)}
 <p class="muted">Buy opens a checkout. Opening one acknowledges the dispute evidence policy: the purchase is recorded (team, key, plan, price, times) as evidence should the payment be disputed.</p>
 ${plansSection(ctx, plans)}
 <h2 id="ledger">Ledger</h2>
@@ -230,6 +239,7 @@ ${usageSection(ctx, usage.status === 200 ? usage.body : undefined, apiMessage(us
       return page(
         { title: 'Checkout', session: ctx.session, current: '/console/billing' },
         html`<article>
+${checkout.provider === 'builtin' ? TEST_CHECKOUT_NOTICE : ''}
 <p><strong>${checkout.credits} credits</strong> (${checkout.plan_id}) for ${formatPrice(checkout.amount, checkout.currency)} · ${checkout.status}</p>
 ${
   checkout.status === 'open'

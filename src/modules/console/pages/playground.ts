@@ -14,7 +14,8 @@ import { fullView } from '../media.ts';
 import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
 import { statusFragment } from './generations.ts';
 
-type ModelEntry = Schemas['ModelListEntry'];
+// How each model is served here (available, simulator) is part of the list's entries.
+type ModelEntry = Schemas['ModelListEntry'] & { available: boolean; simulator: boolean };
 type ModelList = ResponseOf<'/api/v1/models', 'get'>;
 type Quote = ResponseOf<'/api/v1/quote'>;
 type Status = Schemas['GenerationStatus'];
@@ -332,11 +333,28 @@ function propertyRows(record: Record<string, unknown>): Html {
   return html`${Object.entries(record).map(([key, value]) => html`<tr><th scope="row">${key}</th><td>${show(value)}</td></tr>`)}`;
 }
 
+/** A model this service cannot make now, in the picker (its card says how the others are served). */
+function servingNote(entry: ModelEntry): string {
+  return entry.available ? '' : ' · unavailable';
+}
+
+/** What a model's card says of how it is served here, when it is not by its vendor. */
+function servingText(entry: ModelEntry): Html | '' {
+  if (!entry.available) {
+    return html`<p class="error">Unavailable: no provider configured on this service serves it; a request naming it is refused (503 model_unavailable) and charges nothing.</p>`;
+  }
+  if (entry.simulator) {
+    return html`<p class="notice">Made by the built-in simulator here: results are stand-in files of the requested shape, not this model's output.</p>`;
+  }
+  return '';
+}
+
 /** A model's card: what it is, its price, its settings and capabilities. */
 function modelDetails(entry: ModelEntry): Html {
   const rows = { ...entry.settings, ...entry.capabilities };
   return html`<article class="model-details">
 <header><strong>${entry.name}</strong> <code>${entry.id}</code>${entry.default ? html` <span class="badge">default</span>` : ''}</header>
+${servingText(entry)}
 ${entry.description ? html`<p>${entry.description}</p>` : ''}
 <p>Price: <strong>${priceText(entry.price)}</strong></p>
 ${Object.keys(rows).length > 0 ? html`<table><caption>Settings and capabilities</caption><tbody>${propertyRows(rows)}</tbody></table>` : ''}
@@ -383,6 +401,8 @@ function sampleOf(schema: JsonSchema, depth = 0): unknown {
 interface Choice {
   value: string;
   label: string;
+  /** Shown but not choosable (a model this service cannot make now). */
+  disabled?: boolean;
 }
 
 /** What the page read for the form: its pickers' choices. */
@@ -458,7 +478,7 @@ function selectControl(field: Field, choices: Choice[], options: SelectOptions =
     'aria-describedby': helpText.text ? `${idOf(field.name)}-help` : undefined,
   })} ${options.extra ?? ''}>
 <option value="" ${attrs({ selected: !hasChosen })}>${options.none ?? (field.required ? '(choose)' : '(the default)')}</option>
-${choices.map((c) => html`<option ${attrs({ value: c.value, selected: c.value === chosen })}>${c.label}</option>`)}
+${choices.map((c) => html`<option ${attrs({ value: c.value, selected: c.value === chosen, disabled: c.disabled === true })}>${c.label}</option>`)}
 </select>${helpText}`;
 }
 
@@ -473,11 +493,12 @@ function renderField(field: Field, data: FormChoices, target: PlaygroundEndpoint
     const choices = [
       ...entries.map((m) => ({
         value: m.id,
-        label: `${m.name} · ${priceText(m.price)}${m.default ? ' · default' : ''}`,
+        label: `${m.name} · ${priceText(m.price)}${m.default ? ' · default' : ''}${servingNote(m)}`,
+        disabled: !m.available,
       })),
       ...extra,
     ];
-    const chosen = entries.find((m) => m.default);
+    const chosen = entries.find((m) => m.default && m.available);
     return html`<div class="model-picker">${selectControl(field, choices, {
       chosen: chosen?.id,
       label: name === 'voice_id' ? 'Voice' : 'Model',
@@ -762,7 +783,8 @@ function endpointOf(ctx: ConsoleContext): PlaygroundEndpoint {
   return found;
 }
 
-const readModels = async (ctx: ConsoleContext) => (await ctx.api<ModelList>('GET', '/api/v1/models')).data;
+const readModels = async (ctx: ConsoleContext) =>
+  (await ctx.api<ModelList>('GET', '/api/v1/models')).data as ModelEntry[];
 
 /** A POST's answer: the fragment for htmx, or a page around it for a browser without script. */
 function answered(ctx: ConsoleContext, target: PlaygroundEndpoint, title: string, fragment: Html): Html {
@@ -836,7 +858,7 @@ ${operation.description ? html`<details><summary>About this endpoint</summary><p
 ${
   fixed.length > 0
     ? html`<details ${attrs({ open: fixed.length === 1 })}><summary>${fixed.length === 1 ? 'Model and price' : `The ${fixed.length} models it picks from, and their prices`}</summary><ul>${fixed.map(
-        (m) => html`<li>${m.name} <code>${m.id}</code> · ${priceText(m.price)}</li>`,
+        (m) => html`<li>${m.name} <code>${m.id}</code> · ${priceText(m.price)}${servingNote(m)}</li>`,
       )}</ul></details>`
     : ''
 }

@@ -1,0 +1,98 @@
+// Whether an item has a usable route: a configured vendor that serves it, the service's own work,
+// or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
+// local start). What has none is refused before any charge, so no simulated result is sold as real.
+import { AppError } from '../lib/errors.ts';
+import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation } from './types.ts';
+
+/** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
+export interface ListedModel {
+  kind: string;
+  model: string | null;
+}
+
+// The model list's kind of each operation's model (GET /api/v1/models).
+const OPERATION_KINDS: Record<string, string> = {
+  'image.generate': 'image',
+  'image.edit': 'edit',
+  'image.face': 'face',
+  'video.generate': 'video',
+  'video.motion': 'video',
+  'video.lora': 'video',
+  'video.lipsync': 'lipsync',
+  'video.reference': 'reference_video',
+  'video.talking_head': 'talking_head',
+  'video.upscale': 'upscale',
+  'music.generate': 'music',
+  'model3d.generate': 'model_3d',
+  'text.generate': 'text',
+  'speech.tts': 'voice',
+  'voice.create': 'voice',
+};
+
+/** The model an item is made with, as the model list names it. */
+export function listedModelOf(operation: string, item: ExecutableItem): ListedModel {
+  // Speech is listed by voice; an influencer video's frames by the influencer image model.
+  if (operation === 'speech.tts') return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
+  if (operation === 'influencer.video') {
+    return item.input.part === 'video'
+      ? { kind: 'video', model: 'influencer-video' }
+      : { kind: 'image', model: item.model };
+  }
+  return { kind: OPERATION_KINDS[operation] ?? operation, model: item.model };
+}
+
+/** How an item would be made: at a vendor, by the service itself, or by the simulator in a vendor's place. */
+export type ItemRoute = 'vendor' | 'own' | 'simulator';
+
+/** Where an item would go now: a configured vendor's route, the service's own work, or the simulator. */
+export function itemRoute(ctx: ExecutionContext, operation: Operation | undefined, item: ExecutableItem): ItemRoute {
+  if (!operation?.vendor) return 'own';
+  const work = operation.vendor(ctx, item);
+  if (work && ctx.providers.candidates(work.routes, work.request).length > 0) return 'vendor';
+  return operation.ownWork?.(item, work) ? 'own' : 'simulator';
+}
+
+/** Whether the simulator may make `item` (of `operationName`) in place of its model's vendor. */
+export function simulatorMayMake(ctx: ExecutionContext, operationName: string, item: ExecutableItem): boolean {
+  const { kind, model } = listedModelOf(operationName, item);
+  return ctx.simulatorMayServe(kind, model);
+}
+
+/** The refusal of a model no configured vendor serves and the simulator may not stand in for. */
+export function modelUnavailable(listed: ListedModel, outcome = 'nothing was charged'): AppError {
+  const name = listed.model ?? listed.kind;
+  const message =
+    `Model '${name}' (${listed.kind}) is not available on this service: no configured provider serves it ` +
+    `(${outcome}). Choose a model that GET /api/v1/models lists as available`;
+  return new AppError('model_unavailable', message, [{ field: 'model', message: `'${name}' is not available` }]);
+}
+
+/**
+ * Refuses a plan (before anything is written or charged) when one of its items has no usable
+ * route: no configured vendor serves it, it is not the service's own work, and the simulator may
+ * not stand in for its model.
+ */
+export function refuseUnservedModels(
+  ctx: ExecutionContext,
+  operations: Record<string, Operation>,
+  plan: GenerationPlan,
+  teamId: string,
+): void {
+  const operation = operations[plan.operation];
+  plan.items.forEach((planned, position) => {
+    const item: ExecutableItem = {
+      id: `planned-${position}`,
+      generationId: 'planned',
+      position,
+      type: planned.type,
+      model: planned.model ?? plan.model,
+      teamId,
+      request: plan.input,
+      input: planned.input ?? {},
+      attempt: 1,
+    };
+    if (itemRoute(ctx, operation, item) !== 'simulator') return;
+    if (simulatorMayMake(ctx, plan.operation, item)) return;
+    throw modelUnavailable(listedModelOf(plan.operation, item));
+  });
+}
