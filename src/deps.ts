@@ -60,7 +60,7 @@ export function createDeps(
   return {
     config,
     pool,
-    databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs),
+    databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs, config.databaseTimeouts.connectMs),
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
     authThrottle: new AuthFailureThrottle(config.authFailures),

@@ -21,6 +21,7 @@ function destroyConnection(client: pg.ClientBase): void {
 export class DatabaseHealth {
   readonly #pool: pg.Pool;
   readonly #timeoutMs: number;
+  readonly #connectMs: number;
   readonly #listeners: DatabaseHealthListener[] = [];
   #available = true;
   #client: pg.Client | undefined;
@@ -31,10 +32,14 @@ export class DatabaseHealth {
   /** The pool's connections that are checked out (by a request, the worker, a listener). */
   readonly #inUse = new Set<pg.PoolClient>();
 
-  /** `timeoutMs`: how long a check (`select 1` on a connection of its own) waits for an answer. */
-  constructor(pool: pg.Pool, timeoutMs: number) {
+  /**
+   * `timeoutMs`: how long a check (`select 1` on a connection of its own, kept open) waits for an
+   * answer; `connectMs`: how long opening that connection may take on top, when it must be opened.
+   */
+  constructor(pool: pg.Pool, timeoutMs: number, connectMs: number) {
     this.#pool = pool;
     this.#timeoutMs = timeoutMs;
+    this.#connectMs = connectMs;
     pool.on('acquire', (client) => this.#inUse.add(client));
     pool.on('release', (_err, client) => this.#inUse.delete(client));
     pool.on('remove', (client) => this.#inUse.delete(client));
@@ -80,10 +85,13 @@ export class DatabaseHealth {
   }
 
   async #probe(): Promise<boolean> {
-    const timeoutMs = this.#timeoutMs;
+    const timeoutMs = this.#timeoutMs + (this.#client ? 0 : this.#connectMs);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the database gave no answer within ${timeoutMs} ms`)), timeoutMs);
+      // A busy process runs its timers late: the answer may be read already and not yet handled.
+      // setImmediate runs after the pending reads, so only a real silence counts.
+      const fail = () => reject(new Error(`the database gave no answer within ${timeoutMs} ms`));
+      timer = setTimeout(() => setImmediate(fail), timeoutMs);
     });
     try {
       await Promise.race([this.#ask(), timeout]);
@@ -106,8 +114,6 @@ export class DatabaseHealth {
       const client = new pg.Client({
         connectionString,
         application_name: 'genmedia-health',
-        connectionTimeoutMillis: this.#timeoutMs,
-        query_timeout: this.#timeoutMs,
       });
       client.on('error', () => undefined);
       this.#client = client;
