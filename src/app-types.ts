@@ -12,6 +12,7 @@ import type { MediaCatalog } from './catalog/media-models.ts';
 import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
+import type { DatabaseHealth } from './db/health.ts';
 import type { EngineServices } from './engine/types.ts';
 import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { SecretBox } from './lib/secret-box.ts';
@@ -25,6 +26,8 @@ import type { Storage } from './storage/types.ts';
 export interface Deps {
   config: Config;
   pool: pg.Pool;
+  /** Whether the database answers; requests that need it are refused at once while it does not. */
+  databaseHealth: DatabaseHealth;
   authenticator: ApiKeyAuthenticator;
   rateLimiter: TeamRateLimiter;
   /** Failed authentications per client address: credentials are refused unchecked past the limit. */

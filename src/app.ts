@@ -32,6 +32,7 @@ import voiceRoutes from './modules/voices/routes.ts';
 import webhookRoutes from './modules/webhooks/routes.ts';
 import workspaceRoutes, { workspaceAdminRoutes } from './modules/workspaces/routes.ts';
 import { installAuth, type RegisteredRoute } from './plugins/auth.ts';
+import { installDatabaseGate } from './plugins/database.ts';
 import { installErrorHandling } from './plugins/errors.ts';
 import { installIdempotency } from './plugins/idempotency.ts';
 import { installMetricsRoute, installRequestMetrics } from './plugins/metrics.ts';
@@ -151,6 +152,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   });
 
   const routes: RegisteredRoute[] = [];
+  installDatabaseGate(app);
   installAuth(app, routes);
   installRequestMetrics(app);
   if (config.metrics.port === undefined) installMetricsRoute(app);

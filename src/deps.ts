@@ -6,6 +6,7 @@ import { loadModelCatalog } from './catalog/models.ts';
 import { addComfyRoutes } from './catalog/operator-routes.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
+import { DatabaseHealth } from './db/health.ts';
 import { createMediaFetcher } from './engine/urls.ts';
 import { probeMedia } from './lib/ffmpeg.ts';
 import { newId } from './lib/ids.ts';
@@ -60,6 +61,7 @@ export function createDeps(
   return {
     config,
     pool,
+    databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs, config.databaseTimeouts.connectMs),
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
     authThrottle: new AuthFailureThrottle(config.authFailures),

@@ -1,4 +1,4 @@
-// The console in a real browser: Debian's Chromium driven by playwright-core, against one test
+// The console in a real browser: headless Chromium driven by playwright-core, against one test
 // server. Signing in and out; every team and operator page loading with no console error (CSP
 // violations are console errors), no uncaught exception, no failed request and no answer of 400 or
 // more; the playground quoting and showing an image in place; a failed generation's error and

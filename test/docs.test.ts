@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { routesTable, withTable } from '../src/cli/routes-table.ts';
+import { launchChromium } from './browser-helpers.ts';
 import { call, createTeam, startTestServer, type TestServer } from './helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
 
 type Schema = Record<string, unknown>;
 
@@ -224,15 +222,7 @@ describe('docs, health and metrics', () => {
     assert.deepEqual(config.mcp, { disabled: true });
 
     // What a browser really fetches, the script's own requests included (fonts, chunks, telemetry).
-    assert.ok(
-      existsSync(CHROMIUM),
-      `Chromium is missing at ${CHROMIUM}: install Debian's package with ` +
-        '`apt-get update && apt-get install -y --no-install-recommends chromium` (.ci/run does this)',
-    );
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const requested: string[] = [];

@@ -1,5 +1,5 @@
 // The TypeScript SDK in a real browser: packages/sdk/dist bundled by esbuild for the browser (the
-// Node-only download module left out), loaded by a page in Debian's Chromium that is served from
+// Node-only download module left out), loaded by a page in headless Chromium that is served from
 // the same origin as the API (the service has no CORS), as a site behind one reverse proxy would be.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

@@ -15,6 +15,11 @@ export interface DatabaseTimeouts {
   statementMs: number;
   /** Client side: no answer at all in this time (a hung server) fails the query. */
   queryMs: number;
+  /**
+   * The health check (`select 1` on a connection of its own): no answer in this time and the
+   * database counts as unavailable until it answers again (see health.ts).
+   */
+  checkMs: number;
 }
 
 export interface PoolOptions {

@@ -29,7 +29,7 @@ export async function recordMigration(db: Queryable, version: number, name: stri
   await db.query('insert into schema_migrations (version, name) values ($1::int, $2::text)', [version, name]);
 }
 
-/** One round trip, for /readyz. */
+/** One round trip: the database health check (and /readyz). */
 export async function ping(db: Queryable): Promise<void> {
   await db.query('select 1');
 }

@@ -94,7 +94,8 @@ const PG_BAD_TEXT = new Set(['22021', '22P05']);
 /** How long a client is told to wait when the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_S = 5;
 
-function databaseUnavailable(): AppError {
+/** The answer to a request that needs the database while it cannot be reached (503, Retry-After). */
+export function databaseUnavailable(): AppError {
   return new AppError(
     'service_unavailable',
     `The service cannot reach its database right now; retry in ${DATABASE_RETRY_AFTER_S} s`,
@@ -125,10 +126,13 @@ export function installErrorHandling(app: App): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const schema = request.routeOptions.schema as { consumes?: string[] } | undefined;
+    const unavailable = !(error instanceof AppError) && isDatabaseUnavailable(error);
+    // A query that timed out or lost its connection: check whether the database still answers.
+    if (unavailable) app.deps.databaseHealth.suspect();
     const appError =
       error instanceof AppError
         ? error
-        : isDatabaseUnavailable(error)
+        : unavailable
           ? databaseUnavailable()
           : fromFastifyError(error, {
               bodyLimit: request.routeOptions.bodyLimit ?? app.deps.config.jsonBodyLimit,

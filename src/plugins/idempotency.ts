@@ -27,7 +27,8 @@ export function installIdempotency(app: App): void {
   const inFlight = new ClaimsInFlight();
   const holders = new WeakMap<FastifyRequest, { teamId: string; key: string }>();
   // A claim the database wrote after its request gave up (the database hung, then ran the
-  // statement when it resumed) has a live owner and no request: release such claims.
+  // statement when it resumed) has a live owner and no request: such claims are released within
+  // GHOST_CHECK_MS plus the grace of releaseGhostClaims after the database wrote them.
   const ghostTimer = setInterval(() => {
     releaseGhostClaims(app.deps.pool, app.deps.instanceId, inFlight).catch(() => undefined);
   }, GHOST_CHECK_MS);
@@ -67,9 +68,6 @@ export function installIdempotency(app: App): void {
       return;
     }
     const hash = requestHash(`${request.method} ${request.url}`, request.body);
-    const holder = { teamId: request.principal.teamId, key: header };
-    inFlight.add(holder.teamId, holder.key);
-    holders.set(request, holder);
     claimIdempotencyKey(app.deps.pool, {
       teamId: request.principal.teamId,
       key: header,
@@ -81,6 +79,11 @@ export function installIdempotency(app: App): void {
         reply.send(outcome.body);
         return;
       }
+      // Held from here to the response. Only a claim this request got: a retry refused with 409
+      // while a ghost holds the key must not keep the ghost alive.
+      const holder = { teamId: outcome.claim.teamId, key: outcome.claim.key };
+      inFlight.add(holder.teamId, holder.key);
+      holders.set(request, holder);
       request.idempotency = outcome.claim;
       done();
     }, done);

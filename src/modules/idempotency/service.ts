@@ -142,9 +142,10 @@ export async function deleteExpiredIdempotencyKeys(db: Queryable): Promise<numbe
 }
 
 /**
- * The Idempotency-Key claims this process's requests hold right now (added before the claim is
- * asked for, removed when the response is sent), so that claims in the database that no request
- * holds can be told apart.
+ * The Idempotency-Key claims this process's requests hold right now (added once a request got its
+ * claim, removed when its response is sent), so that claims in the database that no request
+ * holds can be told apart. A claim whose statement is still on its way is not listed: the grace
+ * of releaseGhostClaims covers it.
  */
 export class ClaimsInFlight {
   // Counted: two requests of this process may send the same key at once (one gets a 409).
@@ -168,7 +169,8 @@ export class ClaimsInFlight {
   }
 }
 
-// A claim no request of its owner holds, this old, was written after its request gave up.
+// A claim no request of its owner holds, this old, was written after its request gave up (a
+// request's claim statement comes back far sooner than this, or the request has given up on it).
 const GHOST_GRACE_SECONDS = 5;
 
 /** Releases this process's claims that no request of it holds (see deleteGhostClaims). */
