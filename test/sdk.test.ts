@@ -30,6 +30,7 @@ import {
   InsufficientCreditsError,
   InvalidRequestError,
   ModelNotFoundError,
+  ModelUnavailableError,
   NotFoundError,
   RateLimitedError,
   TimeoutError,
@@ -516,6 +517,17 @@ describe('the SDK through an unreliable network', () => {
     assert.ok(limited instanceof RateLimitedError, String(limited));
     assert.equal(limited.retryAfter, 0);
     assert.equal(proxy.seen.length, 3, 'the first attempt and two retries');
+    // A model the deployment cannot make is a 503 too, but one that no retry mends.
+    proxy.seen.length = 0;
+    proxy.intercept = () => ({
+      status: 503,
+      headers: { 'retry-after': '0' },
+      body: '{"error":{"code":"model_unavailable","message":"no provider makes it"}}',
+    });
+    const unavailable = await gm.images.generate({ prompt: 'x' }).catch((e: unknown) => e);
+    proxy.intercept = undefined;
+    assert.ok(unavailable instanceof ModelUnavailableError, String(unavailable));
+    assert.equal(proxy.seen.length, 1, 'model_unavailable is final');
   });
 
   test('wait follows the live status stream and does not poll', async () => {

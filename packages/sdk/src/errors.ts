@@ -156,6 +156,14 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/**
+ * 503 `model_unavailable`: no provider this deployment has configured can make the model (and the
+ * built-in simulator may not stand in for it); retrying does not help until the operator changes that.
+ */
+export class ModelUnavailableError extends ApiError {
+  override name = 'ModelUnavailableError';
+}
+
 // Every code has its class: a code the API adds fails the SDK's build until it has one.
 const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => ApiError> = {
   invalid_request: InvalidRequestError,
@@ -175,6 +183,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => ApiError> = {
   generation_failed: GenerationFailedError,
   internal_error: InternalError,
   service_unavailable: ServiceUnavailableError,
+  model_unavailable: ModelUnavailableError,
 };
 
 function isErrorBody(body: unknown): body is ErrorBody {

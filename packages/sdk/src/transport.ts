@@ -31,7 +31,7 @@ const RETRIED_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
 /** Whether an answer is worth asking again (its body is read from a clone, not consumed). */
 async function isRetryable(response: Response): Promise<boolean> {
   if (!RETRIED_STATUSES.has(response.status)) return false;
-  if (response.status !== 409 && response.status !== 500) return true;
+  if (response.status !== 409 && response.status !== 500 && response.status !== 503) return true;
   const code = await response
     .clone()
     .json()
@@ -39,6 +39,8 @@ async function isRetryable(response: Response): Promise<boolean> {
     .catch(() => undefined);
   // A 500 generation_failed is the generation's outcome (refunded), not a fault to retry.
   if (response.status === 500) return code !== 'generation_failed';
+  // A model this deployment cannot make stays so until its operator changes that.
+  if (response.status === 503) return code !== 'model_unavailable';
   return code === 'idempotency_conflict';
 }
 
