@@ -79,8 +79,9 @@ interface ElementState {
 
 /** Waits until the first element a selector finds passes `ready` (run in the page). */
 async function waitForElement(page: Page, selector: string, ready: (element: ElementState) => boolean) {
-  const handle = await page.locator(selector).first().elementHandle();
-  await page.waitForFunction(ready, handle);
+  // Generous: on two busy cores a page decoding a video or a GLB in software can stall for seconds.
+  const handle = await page.locator(selector).first().elementHandle({ timeout: 30_000 });
+  await page.waitForFunction(ready, handle, { timeout: 30_000 });
 }
 
 /** The natural width of the first image a selector finds: more than 0 once it decoded. */
@@ -293,10 +294,20 @@ describe('the console in Chromium', () => {
       body: { prompt: 'a chair', settings: { mode: 'preview', target_polycount: 2000 } },
     });
     assert.equal(made.status, 200, made.text);
+    // The generation cannot finish (nor start) while its row is held: the page opens while it runs,
+    // however slowly the browser comes up.
+    const hold = await server.pool.connect();
     const page = await teamContext.newPage();
     const problems = watchProblems(page);
-    const response = await page.goto(url(`/console/generations/${made.body.generation_id}`));
-    assert.match((await response?.text()) ?? '', /data-live=/, 'the page opened while the generation ran');
+    try {
+      await hold.query('begin');
+      await hold.query('select 1 from generations where id = $1 for update', [made.body.generation_id]);
+      const response = await page.goto(url(`/console/generations/${made.body.generation_id}`));
+      assert.match((await response?.text()) ?? '', /data-live=/, 'the page opened while the generation ran');
+    } finally {
+      await hold.query('commit');
+      hold.release();
+    }
     await waitForElement(page, 'model-viewer', (viewer) => viewer.loaded === true);
     assert.deepEqual(problems, []);
     await page.close();
