@@ -9,7 +9,8 @@
 // sync_mode gives it) [fal:cut] (the submit is read, then the connection is cut with no answer)
 // [fal:hang] (the submit is never answered) [fal:input-error] (accepted, then refused as fal does
 // after a job started: its status COMPLETED with `error`, its result a 422 with a validation
-// `detail`, and no webhook, as when fal's delivery was lost, so only polls tell); a speech endpoint reads its tag from the `text`. The
+// `detail`, and no webhook, as when fal's delivery was lost, so only polls tell) [fal:broken-file]
+// (a video endpoint's result file is served as video/mp4 but holds no video); a speech endpoint reads its tag from the `text`. The
 // result is of the endpoint's kind, as fal shapes it: `{video: File}` (an H.264 MP4) for video
 // endpoints, `{model_mesh: File}` (a GLB, served as application/octet-stream as CDNs do) for 3D
 // ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
@@ -283,8 +284,9 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       };
     }
     if (kind === 'video') {
+      const name = tagOf(job.input) === 'broken-file' ? `${job.id}-broken.mp4` : `${job.id}.mp4`;
       return {
-        video: { url: `${base}/files/${job.id}.mp4`, content_type: 'video/mp4', file_name: `${job.id}.mp4` },
+        video: { url: `${base}/files/${name}`, content_type: 'video/mp4', file_name: name },
         seed: 42,
       };
     }
@@ -328,6 +330,11 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.html')) {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service page</body></html>');
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('-broken.mp4')) {
+        const junk = Buffer.from('not a video at all, only text where the frames should be\n'.repeat(64));
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(junk.length) }).end(junk);
         return;
       }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.mp4')) {
