@@ -16,7 +16,8 @@
 // ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
 // for: MP3, FLAC, or raw s16le mono PCM as audio/pcm, at its sample rate), `{images: [File]}` (a
 // PNG) otherwise; `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running
-// (or waiting in the queue); `holdFiles()` keeps result downloads waiting. A cancel answers 202
+// (or waiting in the queue); `holdFiles()` keeps result downloads waiting; `failStatusAfter(n)` has
+// status reads answer 503 once `n` more were answered. A cancel answers 202
 // `CANCELLATION_REQUESTED` until the job has finished, then 400 `ALREADY_COMPLETED`.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -101,6 +102,11 @@ export interface FakeFal {
   holdFiles(on: boolean): void;
   /** Downloads of result files asked for so far (answered or waiting). */
   fileRequests(): number;
+  /**
+   * Status reads answer as usual `reads` more times, then 503 (fal's gateway out) until called
+   * again with undefined.
+   */
+  failStatusAfter(reads: number | undefined): void;
   /** Finishes every held job (and sends its webhook); resolves once the webhooks were answered. */
   release(): Promise<void>;
   /** Jobs accepted and held now. */
@@ -244,6 +250,8 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
   let filesHeld: Promise<void> | undefined;
   let releaseFiles = () => {};
   let fileRequests = 0;
+  // Status reads still answered before they fail (undefined: they never fail).
+  let statusReadsLeft: number | undefined;
   let base = '';
   // Another loopback origin, not fal's: where [fal:private-url] results live.
   const elsewhere = createServer((_req, res) => {
@@ -383,6 +391,10 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
             json(res, 202, { status: 'CANCELLATION_REQUESTED' });
           }
         } else if (req.method === 'GET' && tail === 'status') {
+          if (statusReadsLeft !== undefined && statusReadsLeft-- <= 0) {
+            json(res, 503, { detail: 'Service temporarily unavailable' });
+            return;
+          }
           job.polls += 1;
           const links = { response_url: `${base}/${job.app}/requests/${job.id}` };
           if (held.has(job.id)) json(res, 202, { status: heldStage, logs: [], ...links });
@@ -544,6 +556,9 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       }
     },
     fileRequests: () => fileRequests,
+    failStatusAfter: (reads) => {
+      statusReadsLeft = reads;
+    },
     release: async () => {
       const ids = [...held];
       held.clear();
