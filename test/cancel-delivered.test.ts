@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { resultKey } from '../src/engine/create.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, type StatusRecord, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
@@ -114,6 +115,40 @@ describe('cancelling what was already delivered (fal)', () => {
     assert.equal(answer.body.credits_used, frames);
     fal.hold(false);
     await fal.release();
+  });
+
+  test('a vendor file that cannot be finished is refunded and deleted from storage: nothing refunded stays fetchable', async () => {
+    const made = await call<{ influencer_id: string }>(server, 'POST', '/api/v1/influencers/create', {
+      token: team.key,
+      body: { image_urls: [faceUrl], name: 'Broken Take' },
+    });
+    assert.equal(made.status, 200, made.text);
+    await waitForInfluencer(server, team.key, made.body.influencer_id);
+    const before = await balanceOf(server, team.key);
+    // fal's video is stored, then voicing it fails: it holds no video.
+    const video = await call<{ generation_id: string; credits_used: number }>(
+      server,
+      'POST',
+      '/api/v1/influencers/video',
+      { token: team.key, body: { influencer_id: made.body.influencer_id, prompt: 'a broken take [fal:broken-file]' } },
+    );
+    assert.equal(video.status, 200, video.text);
+    const done = await waitForGeneration(server, team.key, video.body.generation_id);
+    assert.equal(done.items[2]?.status, 'FAILED', JSON.stringify(done.items));
+    assert.match(String(done.items[2]?.error), /could not be used/);
+    const frames = 2 * 8;
+    assert.equal(await refundsOf(server, video.body.generation_id), video.body.credits_used - frames);
+    assert.equal(await balanceOf(server, team.key), before - frames);
+    const { rows } = await server.pool.query<{ id: string; storage_token: string }>(
+      'select id, storage_token from generation_items where generation_id = $1 and position = 2',
+      [video.body.generation_id],
+    );
+    const key = resultKey(video.body.generation_id, rows[0]?.id as string, rows[0]?.storage_token as string, 'mp4');
+    assert.equal(
+      (await fetch(server.app.deps.storage.publicUrl(key))).status,
+      404,
+      'the stored vendor file was deleted',
+    );
   });
 
   test('a 3D model whose file is being stored under the URL handed out answers that it completed, and refunds nothing', async () => {

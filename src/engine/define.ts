@@ -12,7 +12,7 @@ import { stopItems } from './cancel.ts';
 import { createGeneration, loadAcceptedGeneration } from './create.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { runItem } from './run-item.ts';
-import { countUnfinishedItems, selectItemResult } from './sql.ts';
+import { countUnfinishedItems, selectItemResult, selectStatus } from './sql.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
@@ -256,17 +256,23 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       }),
     );
     if (items.every((i) => i.status !== 'COMPLETED')) {
+      // What came back: all of it, unless a cancel kept the charge of work the vendor had started.
+      const refunded = (await selectStatus(deps.pool, created.id, teamId))?.credits_refunded ?? 0;
+      const refund =
+        refunded >= created.creditsCharged
+          ? `its ${created.creditsCharged} credits were refunded`
+          : `${refunded} of its ${created.creditsCharged} credits were refunded`;
       // A vendor that refused the input: the request was at fault, so a 400 with the vendor's reason.
       const refused = items.find((i) => isRefusalKind(i.errorKind));
       if (refused) {
         throw new AppError(
           'invalid_request',
-          `The provider refused the input (generation ${created.id}, its ${created.creditsCharged} credits were refunded): ${refused.error ?? 'no reason given'}`,
+          `The provider refused the input (generation ${created.id}, ${refund}): ${refused.error ?? 'no reason given'}`,
         );
       }
       throw new AppError(
         'generation_failed',
-        `Generation ${created.id} failed and its ${created.creditsCharged} credits were refunded: ${items[0]?.error ?? 'unknown error'}`,
+        `Generation ${created.id} failed and ${refund}: ${items[0]?.error ?? 'unknown error'}`,
       );
     }
     return endpoint.respond(created, plan, body, { items });

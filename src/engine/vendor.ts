@@ -386,7 +386,7 @@ async function completeFromOutput(
   // Once stored, the file may be fetched (its URL can have been handed out): record that first,
   // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
   if (!(await markStoringResult(ctx, item.id))) return;
-  let stored: StoredResult;
+  let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
     const convert = operation.convertFile;
@@ -413,6 +413,9 @@ async function completeFromOutput(
     const error = `The vendor's result could not be used: ${failure(err)}`;
     await endAttempt(ctx, item.id, servedBy, { outcome: 'failed', error, errorKind: 'internal' });
     await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal', provider });
+    // A file stored before finishing it failed may be fetched at a URL handed out: the item was
+    // refunded, so the file goes.
+    if (stored) await discardResult(ctx, item.id, stored.key);
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);

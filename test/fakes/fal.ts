@@ -9,13 +9,15 @@
 // sync_mode gives it) [fal:cut] (the submit is read, then the connection is cut with no answer)
 // [fal:hang] (the submit is never answered) [fal:input-error] (accepted, then refused as fal does
 // after a job started: its status COMPLETED with `error`, its result a 422 with a validation
-// `detail`, and no webhook, as when fal's delivery was lost, so only polls tell); a speech endpoint reads its tag from the `text`. The
+// `detail`, and no webhook, as when fal's delivery was lost, so only polls tell) [fal:broken-file]
+// (a video endpoint's result file is served as video/mp4 but holds no video); a speech endpoint reads its tag from the `text`. The
 // result is of the endpoint's kind, as fal shapes it: `{video: File}` (an H.264 MP4) for video
 // endpoints, `{model_mesh: File}` (a GLB, served as application/octet-stream as CDNs do) for 3D
 // ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
 // for: MP3, FLAC, or raw s16le mono PCM as audio/pcm, at its sample rate), `{images: [File]}` (a
 // PNG) otherwise; `outage(endpoint)` makes one endpoint answer 503; `hold()` keeps jobs running
-// (or waiting in the queue); `holdFiles()` keeps result downloads waiting. A cancel answers 202
+// (or waiting in the queue); `holdFiles()` keeps result downloads waiting; `failStatusAfter(n)` has
+// status reads answer 503 once `n` more were answered. A cancel answers 202
 // `CANCELLATION_REQUESTED` until the job has finished, then 400 `ALREADY_COMPLETED`.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -100,6 +102,11 @@ export interface FakeFal {
   holdFiles(on: boolean): void;
   /** Downloads of result files asked for so far (answered or waiting). */
   fileRequests(): number;
+  /**
+   * Status reads answer as usual `reads` more times, then 503 (fal's gateway out) until called
+   * again with undefined.
+   */
+  failStatusAfter(reads: number | undefined): void;
   /** Finishes every held job (and sends its webhook); resolves once the webhooks were answered. */
   release(): Promise<void>;
   /** Jobs accepted and held now. */
@@ -243,6 +250,8 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
   let filesHeld: Promise<void> | undefined;
   let releaseFiles = () => {};
   let fileRequests = 0;
+  // Status reads still answered before they fail (undefined: they never fail).
+  let statusReadsLeft: number | undefined;
   let base = '';
   // Another loopback origin, not fal's: where [fal:private-url] results live.
   const elsewhere = createServer((_req, res) => {
@@ -283,8 +292,9 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       };
     }
     if (kind === 'video') {
+      const name = tagOf(job.input) === 'broken-file' ? `${job.id}-broken.mp4` : `${job.id}.mp4`;
       return {
-        video: { url: `${base}/files/${job.id}.mp4`, content_type: 'video/mp4', file_name: `${job.id}.mp4` },
+        video: { url: `${base}/files/${name}`, content_type: 'video/mp4', file_name: name },
         seed: 42,
       };
     }
@@ -328,6 +338,11 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.html')) {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service page</body></html>');
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('-broken.mp4')) {
+        const junk = Buffer.from('not a video at all, only text where the frames should be\n'.repeat(64));
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(junk.length) }).end(junk);
         return;
       }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.mp4')) {
@@ -376,6 +391,10 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
             json(res, 202, { status: 'CANCELLATION_REQUESTED' });
           }
         } else if (req.method === 'GET' && tail === 'status') {
+          if (statusReadsLeft !== undefined && statusReadsLeft-- <= 0) {
+            json(res, 503, { detail: 'Service temporarily unavailable' });
+            return;
+          }
           job.polls += 1;
           const links = { response_url: `${base}/${job.app}/requests/${job.id}` };
           if (held.has(job.id)) json(res, 202, { status: heldStage, logs: [], ...links });
@@ -537,6 +556,9 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       }
     },
     fileRequests: () => fileRequests,
+    failStatusAfter: (reads) => {
+      statusReadsLeft = reads;
+    },
     release: async () => {
       const ids = [...held];
       held.clear();

@@ -17,7 +17,8 @@
 // max_tokens spent thinking) [oai:no-usage] [oai:over-usage] (usage above max_tokens) [oai:parts]
 // (content as a list of parts)
 // [oai:malformed] (a 200 whose JSON is cut short) [oai:cut] (the request is read, then the
-// connection is cut) [oai:hang] (never answered).
+// connection is cut) [oai:hang] (never answered) [oai:held] (answered once `release()` is called;
+// `untilHeld(n)` resolves when n such requests wait).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,6 +46,10 @@ export interface FakeOpenAiCompatible {
   answers: FakeChatAnswer[];
   /** Every GET of the check routes, by path. */
   checks: Array<{ path: string; headers: IncomingHttpHeaders }>;
+  /** Resolves once `count` requests tagged [oai:held] are waiting (the server is working on them). */
+  untilHeld(count?: number): Promise<void>;
+  /** Answers every [oai:held] request waiting, as if its work had just finished. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -101,6 +106,17 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
 
   // Prompts already answered once with [oai:429-once]'s 429.
   const limitedOnce = new Set<string>();
+  // [oai:held] requests waiting for release(), and who waits for them to arrive.
+  const held: Array<() => void> = [];
+  const heldWaiters: Array<{ count: number; resolve: () => void }> = [];
+  const notifyHeld = () => {
+    for (const waiter of [...heldWaiters]) {
+      if (held.length >= waiter.count) {
+        heldWaiters.splice(heldWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
 
   const refusedKey = (req: IncomingMessage): boolean =>
     apiKey !== undefined && req.headers.authorization !== `Bearer ${apiKey}`;
@@ -223,6 +239,10 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
         req.socket.destroy();
         return;
       case 'hang':
+        return;
+      case 'held':
+        held.push(() => answer(res, body, prompt, model, openRouter));
+        notifyHeld();
         return;
     }
     answer(res, body, prompt, model, openRouter);
@@ -355,6 +375,14 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
     submissions,
     answers,
     checks,
+    untilHeld: (count = 1) =>
+      new Promise<void>((resolve) => {
+        heldWaiters.push({ count, resolve });
+        notifyHeld();
+      }),
+    release: () => {
+      for (const send of held.splice(0)) send();
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

@@ -137,8 +137,12 @@ export async function listVersions(
   }));
 }
 
-/** Where an upload's bytes went while they streamed in: its project and storage key. */
+/**
+ * Where an upload's bytes went while they streamed in: its storage key, and the project they are
+ * for (its id, or the id it is made with once the file is accepted when it does not exist yet).
+ */
 export interface StagedMedia {
+  clientId: string;
   projectId: string;
   key: string;
 }
@@ -173,8 +177,9 @@ export async function checkStorageQuota(
 }
 
 /**
- * Streams an upload's checked bytes into storage, in the team's folder for the project (created,
- * without versions, when it was never pushed). Nothing is held in memory.
+ * Streams an upload's checked bytes into storage, in the team's folder for the project. Nothing is
+ * held in memory, and nothing is written to the database: a project never pushed is made only
+ * once its file is accepted (storeProjectMedia).
  */
 export async function stageProjectMedia(
   deps: Pick<Deps, 'pool' | 'storage'>,
@@ -183,12 +188,12 @@ export async function stageProjectMedia(
   declared: DeclaredMedia,
   file: Readable,
 ): Promise<StagedMedia> {
-  const project = await sql.ensureProject(deps.pool, newId('dp'), teamId, clientId);
+  const projectId = (await sql.selectProject(deps.pool, teamId, clientId))?.id ?? newId('dp');
   const extension = extensionForContentType(declared.contentType);
   if (!extension) throw new Error(`no storage extension for ${declared.contentType}`);
-  const key = `projects/${teamId}/${project.id}/${randomBytes(16).toString('base64url')}.${extension}`;
+  const key = `projects/${teamId}/${projectId}/${randomBytes(16).toString('base64url')}.${extension}`;
   await deps.storage.putStream(key, file, declared.contentType);
-  return { projectId: project.id, key };
+  return { clientId, projectId, key };
 }
 
 /** Removes what an upload stored before it was refused. */
@@ -225,9 +230,13 @@ export async function storeProjectMedia(
     });
     await withTransaction(deps.pool, async (client) => {
       await checkStorageQuota(client, deps.config.teamStorageQuotaBytes, teamId, size, { lock: true });
+      // The project, made (without versions) when it was never pushed nor uploaded to. Uploads that
+      // race to make it meet in the upsert: each records its file under the one row (a racer's
+      // file keeps the folder named by the id it staged with; its row says where it is).
+      const project = await sql.ensureProject(client, stored.projectId, teamId, stored.clientId);
       await sql.insertMedia(client, {
         id: newId('dpm'),
-        projectId: stored.projectId,
+        projectId: project.id,
         storageKey: stored.key,
         contentType: declared.contentType,
         kind: declared.kind,

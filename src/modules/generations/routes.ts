@@ -134,7 +134,8 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
           'Items not yet finished end FAILED with the error `canceled`; their vendor jobs are asked to stop. What ' +
           'is refunded, once: in full for an item no vendor had started (queued, made by the simulator, or still ' +
           "waiting in the vendor's queue: fal `IN_QUEUE`, Replicate `starting`). An item the vendor was already " +
-          'running is charged by the vendor: the operator’s `CANCEL_REFUND` decides (default `none`: not refunded, ' +
+          'running is charged by the vendor (so is a request under way to a synchronous vendor, whose submit is the ' +
+          'work, or to a vendor with no cancel): the operator’s `CANCEL_REFUND` decides (default `none`: not refunded, ' +
           'and its error says so). `refunded_credits` and `message` say what this cancel refunded and why. Nothing ' +
           'delivered is refunded: items that finished first keep their result and charge, and so does an item whose ' +
           'result file is already being stored (a URL handed out at creation, such as `model_url`). A generation ' +
