@@ -58,6 +58,8 @@ export function createDeps(
     addComfyRoutes(catalog, media, comfy.models, Object.keys(comfyWorkflows));
   }
   const metrics = createMetricsRegistry();
+  const secrets = secretBoxFor(secretsMaterial);
+  const mediaSigner = createMediaSigner(secrets, config.publicBaseUrl, config.inputUrlTtlSeconds);
   return {
     config,
     pool,
@@ -70,8 +72,8 @@ export function createDeps(
     media,
     storage,
     adminToken,
-    secrets: secretBoxFor(secretsMaterial),
-    mediaSigner: createMediaSigner(secretsMaterial, config.publicBaseUrl, config.inputUrlTtlSeconds),
+    secrets,
+    mediaSigner,
     instanceId: newId('proc'),
     engine: {
       changeCredits,
@@ -87,8 +89,8 @@ export function createDeps(
     },
     providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs), {
       comfyWorkflows,
-      fetchInput: inputImageFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
-      fetchSample: inputAudioFetcher(createMediaFetcher(storage, config.allowPrivateUrls)),
+      fetchInput: inputImageFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
+      fetchSample: inputAudioFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
     }),
     metrics,
   };

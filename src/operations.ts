@@ -47,7 +47,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     mediaSigner: deps.mediaSigner,
     catalog: deps.catalog,
     media: deps.media,
-    fetchMedia: createMediaFetcher(deps.storage, deps.config.allowPrivateUrls),
+    fetchMedia: createMediaFetcher(deps.storage, deps.mediaSigner, deps.config.allowPrivateUrls),
     simulatorDelayMs: deps.config.simulatorDelayMs,
     signal,
     itemPolicy: deps.config.items,

@@ -5,8 +5,10 @@
 // with another (a longer clip, another image).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { sweepRetention } from '../src/engine/retention.ts';
@@ -251,6 +253,34 @@ describe('input media: the vendor gets the bytes we priced', () => {
     }
   });
 
+  test("another team's input copy is refused, signed or not, and nothing is charged", async () => {
+    const { url } = jobAt('fal-ai/flux-pro/kontext').read('image_url');
+    const plain = url.slice(0, url.indexOf('?'));
+    const other = await createTeam(server, 1_000, 'other team');
+    for (const image of [url, plain]) {
+      const r = await call<ErrorReply>(server, 'POST', '/api/v1/images/edit', {
+        token: other.key,
+        body: { prompt: 'borrowed', model: 'flux-kontext-pro', image_url: image },
+      });
+      assert.equal(r.status, 400, `${image}: ${r.text}`);
+      assert.equal(r.body.error.code, 'invalid_request');
+      assert.deepEqual(
+        r.body.error.details?.map((d) => d.field),
+        ['image_url'],
+      );
+      assert.equal(await balanceOf(server, other.key), 1_000, 'nothing charged');
+    }
+    assert.ok(!fal.submissions.some((s) => JSON.stringify(s.input).includes('borrowed')), 'no vendor job');
+  });
+
+  test("an input URL is signed with the service's one credential key", async () => {
+    const { url } = jobAt('fal-ai/sync-lipsync/v2').read('video_url');
+    const parsed = new URL(url);
+    const key = parsed.pathname.replace(/^\/media\//, '');
+    const expected = server.app.deps.secrets.mac('signed-media', `${key}\n${parsed.searchParams.get('expires')}`);
+    assert.equal(parsed.searchParams.get('signature'), expected);
+  });
+
   test('the input copies are deleted with the results when the retention ends', async () => {
     const { url } = jobAt('fal-ai/sync-lipsync/v2').read('video_url');
     const key = new URL(url).pathname.replace(/^\/media\//, '');
@@ -273,6 +303,87 @@ describe('input media: the vendor gets the bytes we priced', () => {
     });
     for (const k of rows[0]?.input_keys ?? []) assert.equal(await storage.get(k), undefined, `${k} deleted`);
     assert.equal((await fetch(url)).status, 410, 'its signed URL answers gone');
+  });
+});
+
+/** Every file under a directory, as paths relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+}
+
+describe('input media: a request that is not accepted leaves nothing behind', () => {
+  let server: TestServer;
+  let files: Awaited<ReturnType<typeof startFlippingServer>>;
+
+  before(async () => {
+    const face = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#e0b090' } })
+      .png()
+      .toBuffer();
+    const figure = await sharp({ create: { width: 120, height: 760, channels: 3, background: '#202040' } })
+      .png()
+      .toBuffer();
+    const body = await sharp({ create: { width: 400, height: 800, channels: 3, background: '#ffffff' } })
+      .composite([{ input: figure, left: 140, top: 20 }])
+      .png()
+      .toBuffer();
+    const still = (data: Buffer) => ({ first: data, later: data, type: 'image/png' });
+    files = await startFlippingServer({
+      'face.png': still(face),
+      'body.png': still(body),
+      'weights.safetensors': {
+        first: Buffer.alloc(256, 1),
+        later: Buffer.alloc(256, 1),
+        type: 'application/octet-stream',
+      },
+    });
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+    await files.close();
+  });
+
+  const mediaFiles = () => filesUnder(join(server.dataDir, 'media'));
+
+  test('an influencer quoted with Prefer: dry-run or refused for want of credits leaves no file', async () => {
+    const rich = await createTeam(server, 10_000);
+    const poor = await createTeam(server, 0, 'poor team');
+    const body = { image_urls: [files.url('face.png'), files.url('body.png')] };
+    const before = await mediaFiles();
+
+    const quoted = await call<{ credits: number }>(server, 'POST', '/api/v1/influencers/create', {
+      token: rich.key,
+      body,
+      headers: { prefer: 'dry-run' },
+    });
+    assert.equal(quoted.status, 200, quoted.text);
+    assert.equal(quoted.headers.get('preference-applied'), 'dry-run');
+    assert.deepEqual(await mediaFiles(), before, 'the dry run wrote nothing');
+
+    const refused = await call<ErrorReply>(server, 'POST', '/api/v1/influencers/create', { token: poor.key, body });
+    assert.equal(refused.status, 402, refused.text);
+    assert.equal(refused.body.error.code, 'insufficient_credits');
+    assert.deepEqual(await mediaFiles(), before, 'the refused request wrote nothing');
+  });
+
+  test('a team without the credits is refused before its LoRA weights are fetched', async () => {
+    const poor = await createTeam(server, 0, 'poor team');
+    const r = await call<ErrorReply & { error: { needed?: number; available?: number } }>(
+      server,
+      'POST',
+      '/api/v1/images/generate',
+      {
+        token: poor.key,
+        body: { prompt: 'a lighthouse', model: 'flux-1-dev', lora_url: files.url('weights.safetensors') },
+      },
+    );
+    assert.equal(r.status, 402, r.text);
+    assert.equal(r.body.error.code, 'insufficient_credits');
+    assert.equal(r.body.error.available, 0);
+    assert.ok((r.body.error.needed ?? 0) > 0, r.text);
+    assert.match(r.body.error.message, /needs \d+ credits and the team has 0/);
+    assert.equal(files.hits('weights.safetensors'), 0, 'the weights server saw no request');
   });
 });
 
@@ -307,6 +418,57 @@ describe('input media: the simulator renders from our copy', () => {
     assert.ok(Math.abs(result.durationSeconds - shortSeconds) < 0.5, `${result.durationSeconds} s, not the 4 s clip`);
     assert.equal(result.height, 96, 'the 48 px clip, doubled');
     assert.equal(files.hits('clip.mp4'), 1);
+  });
+});
+
+describe('input media: a request whose answer was lost keeps its copies', () => {
+  test('a generation committed after its request gave up on COMMIT still has its input, and completes', async () => {
+    const [short, long] = await Promise.all([clip(1), clip(4)]);
+    const files = await startFlippingServer({ 'slow.mp4': { first: short, later: long, type: 'video/mp4' } });
+    // Our side gives up on a query after 3 s; the server commits all the same.
+    const server = await startTestServer({ env: { DATABASE_QUERY_TIMEOUT_MS: '3000' } });
+    try {
+      const team = await createTeam(server, 10_000);
+      // This team's generations take 6 s to commit (a deferred trigger runs at COMMIT).
+      await server.pool.query(`
+        create function slow_commit() returns trigger language plpgsql as $$
+        begin
+          if new.team_id = '${team.id}' then perform pg_sleep(6); end if;
+          return null;
+        end $$`);
+      await server.pool.query(`
+        create constraint trigger slow_commit after insert on generations
+        deferrable initially deferred for each row execute function slow_commit()`);
+
+      const r = await call<ErrorReply>(server, 'POST', '/api/v1/videos/upscale', {
+        token: team.key,
+        body: { model: 'topaz', video_url: files.url('slow.mp4'), upscale_factor: 2 },
+      });
+      assert.ok(r.status >= 500, `the request did not learn its outcome: ${r.status} ${r.text}`);
+      // The generation was committed all the same (and charged).
+      const deadline = Date.now() + 30_000;
+      let row: { id: string; input_keys: string[] } | undefined;
+      while (!row && Date.now() < deadline) {
+        ({
+          rows: [row],
+        } = await server.pool.query<{ id: string; input_keys: string[] }>(
+          'select id, input_keys from generations where team_id = $1',
+          [team.id],
+        ));
+        if (!row) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(row, 'the generation was committed');
+      assert.equal(row.input_keys.length, 1);
+      const stored = await server.app.deps.storage.get(row.input_keys[0] as string);
+      assert.ok(stored, 'its input copy is still stored');
+      stored.body.destroy();
+      const done = await waitForGeneration(server, team.key, row.id, 60_000);
+      assert.equal(done.status, 'completed', JSON.stringify(done.items));
+      assert.equal(files.hits('slow.mp4'), 1);
+    } finally {
+      await server.close();
+      await files.close();
+    }
   });
 });
 

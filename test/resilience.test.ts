@@ -552,9 +552,17 @@ describe('an API process killed with an Idempotency-Key in flight', () => {
       );
       return rows[0]?.n ?? 0;
     };
+    const body = { voice_id: 'Deep_Voice_Man', text: 'Said once, even across a crash.' };
+    // A team with exactly the price: the retry is not refused for what its first attempt charged.
+    const quote = await call<{ credits: number }>(server, 'POST', '/api/v2/text-to-speech', {
+      token: team.key,
+      body,
+      headers: { prefer: 'dry-run' },
+    });
+    assert.equal(quote.status, 200, quote.text);
+    team = await createTeam(server, quote.body.credits, 'exact team');
     const chargesBefore = await charges();
     const headers = { 'idempotency-key': `retry-${randomBytes(6).toString('hex')}` };
-    const body = { voice_id: 'Deep_Voice_Man', text: 'Said once, even across a crash.' };
     const inFlight = call(slow, 'POST', '/api/v2/text-to-speech', { token: team.key, body, headers }).catch(
       () => undefined,
     );

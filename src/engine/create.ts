@@ -77,6 +77,18 @@ export async function loadAcceptedGeneration(
 }
 
 /**
+ * Whether the team's generation `id` was accepted: committed by a createGeneration whose outcome its
+ * caller did not learn (the connection died or timed out with COMMIT under way). Waits for that
+ * transaction to end first.
+ */
+export async function wasAccepted(pool: pg.Pool, id: string, teamId: string): Promise<boolean> {
+  return withTransaction(pool, async (client) => {
+    await sql.lockGenerationId(client, id);
+    return sql.generationExists(client, id, teamId);
+  });
+}
+
+/**
  * Accepts a generation in one transaction: charges the full price (402 and nothing written when
  * the balance is short), writes the generation and its items, queues one job per item, and runs
  * the caller's `finish`. Either all of it happens or none.
@@ -101,6 +113,8 @@ export async function createGeneration(
   const total = items.reduce((sum, item) => sum + item.price, 0);
 
   const generation = await withTransaction(pool, async (client) => {
+    // Whoever asks whether this generation was accepted (wasAccepted) waits for this transaction.
+    await sql.lockGenerationId(client, id);
     if (total > 0) {
       await services.changeCredits(client, {
         teamId: input.teamId,

@@ -3,13 +3,13 @@ import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import type { App } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
 import { DRY_RUN, isDryRun } from '../lib/dry-run.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, insufficientCredits } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { refuseUnservedModels } from './availability.ts';
 import { stopItems } from './cancel.ts';
-import { createGeneration, loadAcceptedGeneration } from './create.ts';
+import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { runItem } from './run-item.ts';
 import { countUnfinishedItems, selectItemResult, selectStatus } from './sql.ts';
@@ -168,6 +168,14 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         reply.header('preference-applied', DRY_RUN).type('application/json; charset=utf-8');
         return reply.send(JSON.stringify(quote));
       }
+      // Copying the inputs may take long (LoRA weights): a team that cannot pay is refused first.
+      // The transaction that accepts the request checks the balance again. A retry finishing the
+      // generation its first attempt paid for is not refused for what that attempt charged.
+      const price = plan.items.reduce((sum, item) => sum + item.price, 0);
+      if (price > 0 && !request.idempotency?.unfinishedGenerationId) {
+        const balance = await deps.engine.readBalance(deps.pool, teamId);
+        if (balance < price) throw insufficientCredits(price, balance);
+      }
       plan = await inputs.adopt(plan);
     } catch (err) {
       await inputs.discard();
@@ -181,6 +189,9 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
 
     const claim = request.idempotency;
     // Accepts the generation; `then` runs last in its transaction. Not accepted: its input copies go.
+    // An error that is not a refusal (the connection lost, or timed out, with COMMIT under way) may
+    // come from a generation that was accepted and charged: its copies stay unless it is certain
+    // that it was not (a copy left behind costs bytes; a copy lost fails a paid generation).
     const accept = (then: (client: Queryable, created: CreatedGeneration) => Promise<void>) =>
       createGeneration(deps.pool, deps.storage, deps.engine, {
         id: inputs.generationId,
@@ -195,7 +206,9 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
           await then(client, created);
         },
       }).catch(async (err: unknown) => {
-        await inputs.discard();
+        const refused =
+          err instanceof AppError || !(await wasAccepted(deps.pool, inputs.generationId, teamId).catch(() => true));
+        if (refused) await inputs.discard();
         throw err;
       });
     const runHere = (itemIds: string[], timeoutMs = SYNC_SAFETY_NET_MS / 2, waitUntil?: number) => {

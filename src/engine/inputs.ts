@@ -99,33 +99,53 @@ function reasonOf(err: unknown): string | undefined {
 /**
  * The copies of one request's input media, under the generation it will be (`generationId`, chosen
  * before the request is planned). Each user URL is fetched once however often it is named; our own
- * URLs (results of earlier generations) are used as they are. `discard` removes every copy of a
- * request that is not accepted.
+ * URLs (results of earlier generations) are used as they are, but never another request's input
+ * copy (those are read only by the vendors of their own request). `discard` removes every copy of
+ * a request that is not accepted, and every other file its plan wrote (`track`).
  */
 export class InputCopies {
   readonly generationId: string;
   readonly #storage: Storage;
+  readonly #signer: MediaSigner;
   readonly #allowPrivate: boolean;
   readonly #copies = new Map<string, Promise<string>>();
   readonly #keys: string[] = [];
+  readonly #written: string[] = [];
 
-  constructor(deps: Pick<Deps, 'storage' | 'config'>, generationId = newId('gen')) {
+  constructor(deps: Pick<Deps, 'storage' | 'config' | 'mediaSigner'>, generationId = newId('gen')) {
     this.generationId = generationId;
     this.#storage = deps.storage;
+    this.#signer = deps.mediaSigner;
     this.#allowPrivate = deps.config.allowPrivateUrls;
   }
 
-  /** The storage keys of the copies made. */
+  /** The storage keys of the copies made (deleted with the generation's results). */
   get keys(): string[] {
     return [...this.#keys];
   }
 
   /**
+   * Records a file the plan writes to storage for a record of its own (an influencer's pictures,
+   * kept as long as that record, not the generation's retention): it is deleted when the request
+   * is not accepted. Call before writing it.
+   */
+  track(key: string): void {
+    this.#written.push(key);
+  }
+
+  /**
    * Our URL of the input at `url` (for `field`): its copy, fetched now under the outbound policy
-   * and byte caps; our own URLs as they are. Throws ProviderError when it cannot be fetched or
-   * is not a kind of file we keep.
+   * and byte caps; our own URLs as they are. Throws ProviderError when it cannot be fetched, is
+   * not a kind of file we keep, or names an input copy that is not this request's.
    */
   copy(field: string, url: string): Promise<string> {
+    const input = this.#inputKeyOf(url);
+    if (input !== undefined) {
+      if (this.#keys.includes(input)) return Promise.resolve(this.#storage.publicUrl(input));
+      return Promise.reject(
+        new ProviderError('names the input file of another request, which only that request may use', false),
+      );
+    }
     if (this.#storage.keyFromUrl(url) !== undefined) return Promise.resolve(url);
     let copied = this.#copies.get(url);
     if (!copied) {
@@ -133,6 +153,13 @@ export class InputCopies {
       this.#copies.set(url, copied);
     }
     return copied;
+  }
+
+  /** The input copy a URL of ours names (plain or signed, valid or not), if it names one. */
+  #inputKeyOf(url: string): string | undefined {
+    const bare = url.split(/[?#]/, 1)[0] ?? url;
+    const key = this.#storage.keyFromUrl(bare) ?? this.#signer.keyOf(bare);
+    return key !== undefined && isInputKey(key) ? key : undefined;
   }
 
   /** The bytes of an input as the request uses them (its copy's), read whole: media files only. */
@@ -222,11 +249,16 @@ export class InputCopies {
     };
   }
 
-  /** Removes every copy (a request that was not accepted), once the fetches under way have ended. */
+  /**
+   * Removes every copy and every tracked file (a request that was not accepted), once the fetches
+   * under way have ended.
+   */
   async discard(): Promise<void> {
     await Promise.allSettled(this.#copies.values());
-    await Promise.all(this.#keys.map((key) => this.#storage.delete(key).catch(() => undefined)));
+    const keys = [...this.#keys, ...this.#written];
+    await Promise.all(keys.map((key) => this.#storage.delete(key).catch(() => undefined)));
     this.#keys.length = 0;
+    this.#written.length = 0;
   }
 }
 

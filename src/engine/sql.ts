@@ -294,6 +294,14 @@ export async function selectStatuses(db: Queryable, ids: string[]): Promise<Stat
   return rows;
 }
 
+/**
+ * Holds, until the end of the caller's transaction, the lock the transaction accepting generation
+ * `id` takes first: whoever else takes it waits until that transaction has committed or rolled back.
+ */
+export async function lockGenerationId(db: Queryable, id: string): Promise<void> {
+  await db.query(`select pg_advisory_xact_lock(hashtextextended('generation:' || $1::text, 0))`, [id]);
+}
+
 /** Whether the team has a generation with this id (one primary-key probe). */
 export async function generationExists(db: Queryable, id: string, teamId: string): Promise<boolean> {
   const { rowCount } = await db.query('select 1 from generations where id = $1::text and team_id = $2::text', [

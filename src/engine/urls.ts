@@ -4,6 +4,7 @@ import { assertPublicUrl, FetchFailedError, safeFetch, UnsafeUrlError } from '..
 import { ProviderError } from '../providers/types.ts';
 import { isInputKey } from '../storage/keys.ts';
 import { readStored } from '../storage/read.ts';
+import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
 import type { GenerationPlan } from './types.ts';
 
@@ -32,24 +33,35 @@ export async function checkUserUrls(deps: Pick<Deps, 'storage' | 'config'>, plan
 
 /**
  * The key of an input copy behind a signed URL of ours (as a vendor adapter that fetches the bytes
- * itself is given it): read from storage, not over HTTP. Requests never hold signed URLs (a user's
- * URL is fetched, and checked, when the request is accepted), so only our own signing makes one.
+ * itself is given it), to be read from storage rather than over HTTP; undefined when the URL is not
+ * one of those. Read only with a valid, unexpired signature, as the media route would serve it:
+ * a URL of ours naming an input copy without one is refused (ProviderError, not retryable).
  */
-function signedInputKey(storage: Storage, url: string): string | undefined {
+function signedInputKey(storage: Storage, signer: MediaSigner, url: string): string | undefined {
   const query = url.indexOf('?');
   if (query < 0) return undefined;
   const key = storage.keyFromUrl(url.slice(0, query));
-  return key !== undefined && isInputKey(key) ? key : undefined;
+  if (key === undefined || !isInputKey(key)) return undefined;
+  const params = new URLSearchParams(url.slice(query + 1));
+  if (!signer.verify(key, params.get('expires') ?? undefined, params.get('signature') ?? undefined)) {
+    throw new ProviderError(`refused URL ${url.slice(0, query)}: its signature is not valid or has expired`, false);
+  }
+  return key;
 }
 
 /**
- * The media reader of the workers: our own URLs are read from storage directly, any other goes
- * through the outbound policy with a byte cap. Failures become ProviderErrors (network trouble
- * and 5xx retryable; refusals and 4xx not).
+ * The media reader of the workers: our own URLs are read from storage directly (an input copy at
+ * a signed URL only when its signature is valid), any other goes through the outbound policy with
+ * a byte cap. Failures become ProviderErrors (network trouble and 5xx retryable; refusals and 4xx
+ * not).
  */
-export function createMediaFetcher(storage: Storage, allowPrivate: boolean): (url: string) => Promise<Buffer> {
+export function createMediaFetcher(
+  storage: Storage,
+  signer: MediaSigner,
+  allowPrivate: boolean,
+): (url: string) => Promise<Buffer> {
   return async (url) => {
-    const key = storage.keyFromUrl(url) ?? signedInputKey(storage, url);
+    const key = storage.keyFromUrl(url) ?? signedInputKey(storage, signer, url);
     if (key !== undefined) {
       const data = await readStored(storage, key);
       if (!data) throw new ProviderError(`media not found: ${url}`, false);

@@ -68,6 +68,17 @@ export function invalidField(field: string, message: string): AppError {
   return new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
 }
 
+/** The 402 of a team whose balance is short of what a request costs. */
+export function insufficientCredits(needed: number, available: number): AppError {
+  return new AppError(
+    'insufficient_credits',
+    `This needs ${needed} credits and the team has ${available}. Buy credits with POST /api/v1/billing/top-up.`,
+    undefined,
+    undefined,
+    { needed, available },
+  );
+}
+
 /** Shorthand for a 404 naming the kind of resource. */
 export function notFound(kind: string, id?: string): AppError {
   return new AppError('not_found', id === undefined ? `${kind} not found` : `${kind} '${id}' not found`);

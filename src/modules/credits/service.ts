@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { insufficientCredits, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import * as sql from './sql.ts';
 
@@ -52,13 +52,7 @@ export async function changeCredits(db: Queryable, change: CreditChange): Promis
   if (row) return toLedgerEntry(row);
   const balance = await sql.selectBalance(db, change.teamId);
   if (balance === undefined) throw notFound('Team', change.teamId);
-  throw new AppError(
-    'insufficient_credits',
-    `This needs ${-change.amount} credits and the team has ${balance}. Buy credits with POST /api/v1/billing/top-up.`,
-    undefined,
-    undefined,
-    { needed: -change.amount, available: balance },
-  );
+  throw insufficientCredits(-change.amount, balance);
 }
 
 /** The team's current balance. */

@@ -91,9 +91,11 @@ export async function planInfluencerCreate(
   const analyses: ImageAnalysis[] = images.map((i) => i.analysis);
   const best = bestFullBody(analyses);
   const id = newId('inf');
-  // Our own copies, normalised to PNG: the results never point at the user's URLs.
+  // Our own copies, normalised to PNG: the results never point at the user's URLs. They belong to
+  // the influencer (not the generation's retention), and go if the request is not accepted.
   const copy = async (data: Buffer, label: string) => {
     const key = `influencers/${id}/${label}-${randomBytes(12).toString('hex')}.png`;
+    deps.inputs.track(key);
     await deps.storage.put(key, await sharp(data).rotate().png().toBuffer(), 'image/png');
     return deps.storage.publicUrl(key);
   };
