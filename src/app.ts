@@ -33,7 +33,7 @@ import webhookRoutes from './modules/webhooks/routes.ts';
 import workspaceRoutes, { workspaceAdminRoutes } from './modules/workspaces/routes.ts';
 import { installAuth, type RegisteredRoute } from './plugins/auth.ts';
 import { installDatabaseGate } from './plugins/database.ts';
-import { installErrorHandling } from './plugins/errors.ts';
+import { databaseUnavailable, installErrorHandling } from './plugins/errors.ts';
 import { installIdempotency } from './plugins/idempotency.ts';
 import { installMetricsRoute, installRequestMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';
@@ -181,7 +181,10 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   await app.register(mediaRoutes, {
     storage: deps.storage,
     signer: deps.mediaSigner,
-    expired: (key) => isPurgedKey(deps.pool, key),
+    // Served while the database does not answer (the gate lets /media/* through); only a missing
+    // file needs it, to tell 410 from 404, and is then a 503 rather than a wait on the database.
+    expired: (key) =>
+      deps.databaseHealth.available ? isPurgedKey(deps.pool, key) : Promise.reject(databaseUnavailable()),
   });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);

@@ -8,6 +8,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { StandaloneDatabase } from './chaos/database.ts';
 import { type ServiceProcess, startServiceProcess } from './chaos/service.ts';
 import { call, createTeam, type Reply, sleep, type TeamFixture } from './helpers.ts';
@@ -43,15 +44,30 @@ function assertRefusedFast(answer: { reply: Reply; ms: number }, what: string): 
 describe('a hung database', () => {
   let dir: string;
   let database: StandaloneDatabase;
+  let databaseUrl: string;
   let service: ServiceProcess;
   let adminToken: string;
   let team: TeamFixture;
+
+  async function finished(generationId: string): Promise<StatusRecord> {
+    return waitFor(
+      async () => {
+        const r = await call<StatusRecord>(service, 'GET', `/api/v1/generations/${generationId}/status`, {
+          token: team.key,
+        });
+        return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
+      },
+      30_000,
+      'the generation to end',
+    );
+  }
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'genmedia-hang-'));
     await chmod(dir, 0o755);
     database = new StandaloneDatabase(join(dir, 'db'));
     const db = await database.start();
+    databaseUrl = db.url;
     adminToken = `gma_${randomBytes(30).toString('base64url')}`;
     service = await startServiceProcess({
       role: 'all',
@@ -70,8 +86,30 @@ describe('a hung database', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  test('the check connection closed by the server is no outage: the process answers and serves', async () => {
+    // A proxy, idle_session_timeout, a failover or an operator may close the process's check
+    // connection; the database itself answers, so nothing may be refused.
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        assert.equal((await call(service, 'GET', '/readyz')).status, 200, 'the check connection is open');
+        const { rows } = await admin.query<{ pid: number }>(
+          `select pid from pg_stat_activity where application_name = 'genmedia-health'`,
+        );
+        assert.ok(rows.length > 0, 'the check connection was found');
+        await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [rows.map((r) => r.pid)]);
+        const ready = await call(service, 'GET', '/readyz');
+        assert.equal(ready.status, 200, `round ${round}: /readyz ${ready.status} ${ready.text}`);
+        const credits = await call(service, 'GET', '/api/v1/billing/credits', { token: team.key });
+        assert.equal(credits.status, 200, `round ${round}: ${credits.status} ${credits.text}`);
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+
   test('once the process knows, every request that needs it is a 503 with Retry-After within 2 s; it recovers by itself', async () => {
-    const before = await balanceOf(service, team.key);
     const requests: Array<[string, () => Promise<Reply>]> = [
       ['GET credits', () => call(service, 'GET', '/api/v1/billing/credits', { token: team.key })],
       ['GET generations', () => call(service, 'GET', '/api/v1/generations', { token: team.key })],
@@ -92,6 +130,17 @@ describe('a hung database', () => {
       ['an unknown API key', () => call(service, 'GET', '/api/v1/billing/credits', { token: 'gms_unknown' })],
     ];
 
+    // A stored result, to be fetched while the database hangs.
+    const stored = await call<{ generation_id: string }>(service, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'before the hang' },
+    });
+    assert.equal(stored.status, 200, stored.text);
+    const storedStatus = await finished(stored.body.generation_id);
+    assert.equal(storedStatus.status, 'completed');
+    const mediaPath = new URL(storedStatus.result_urls[0] as string).pathname;
+    const before = await balanceOf(service, team.key);
+
     await database.signal('SIGSTOP');
     try {
       // A request already waiting on the database when it hangs is not left waiting either.
@@ -106,6 +155,13 @@ describe('a hung database', () => {
         [...requests, ...requests].map(async ([what, send]) => ({ what, answer: await timed(send) })),
       );
       for (const { what, answer } of answers) assertRefusedFast(answer, what);
+      // Stored files are served from storage; only a missing one needs the database (410 or 404).
+      const media = await timed(() => call(service, 'GET', mediaPath));
+      assert.equal(media.reply.status, 200, `a stored file while hung: ${media.reply.status} ${media.reply.text}`);
+      assertRefusedFast(
+        await timed(() => call(service, 'GET', `${mediaPath.slice(0, mediaPath.lastIndexOf('/'))}/missing.png`)),
+        'a missing file while hung',
+      );
       assert.equal((await call(service, 'GET', '/healthz')).status, 200, 'the process itself is alive');
     } finally {
       await database.signal('SIGCONT');
@@ -132,17 +188,7 @@ describe('a hung database', () => {
       body: { prompt: 'after the hang' },
     });
     assert.equal(created.status, 200, created.text);
-    const done = await waitFor(
-      async () => {
-        const r = await call<StatusRecord>(service, 'GET', `/api/v1/generations/${created.body.generation_id}/status`, {
-          token: team.key,
-        });
-        return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : undefined;
-      },
-      30_000,
-      'the generation to end',
-    );
-    assert.equal(done.status, 'completed');
+    assert.equal((await finished(created.body.generation_id)).status, 'completed');
     assert.ok(service.alive(), `the process exited:\n${service.output()}`);
   });
 });

@@ -3,11 +3,12 @@ import type { App } from '../app-types.ts';
 import { databaseUnavailable } from './errors.ts';
 
 /** A request still waiting this long makes the process check that its database answers. */
-const STALL_MS = 1000;
+const STALL_MS = 500;
 
 // What is served without the database: liveness and readiness (which says itself), the metrics,
-// the API reference and the console's static files.
-const WITHOUT_DATABASE = ['/healthz', '/readyz', '/metrics', '/docs', '/openapi.json', '/console/assets/'];
+// the API reference, the console's static files, and stored files (/media/*: read from storage;
+// only a file that is missing needs the database, to tell 410 from 404, see app.ts).
+const WITHOUT_DATABASE = ['/healthz', '/readyz', '/metrics', '/docs', '/openapi.json', '/console/assets/', '/media/'];
 
 function needsDatabase(url: string): boolean {
   return !WITHOUT_DATABASE.some((prefix) => url === prefix || url.startsWith(prefix));
@@ -16,8 +17,11 @@ function needsDatabase(url: string): boolean {
 /**
  * While the database does not answer (see db/health.ts), a request that needs it is refused at
  * once, before authentication or anything else touches the pool: 503 service_unavailable with
- * Retry-After. A request that has waited on the database for STALL_MS has the process check it,
- * so that a database that hangs while requests wait on it is noticed within seconds.
+ * Retry-After. A request still unanswered after STALL_MS has the process check it, so that a
+ * database that hangs while requests wait on it is noticed within seconds. A request still
+ * sending its body (an upload) waits on its client, not on the database, and one whose answer has
+ * started (a live status stream, whose reply is hijacked) no longer waits: neither has the
+ * database checked.
  */
 export function installDatabaseGate(app: App): void {
   const health = app.deps.databaseHealth;
@@ -26,7 +30,7 @@ export function installDatabaseGate(app: App): void {
     if (available) app.log.info('the database answers again: requests are served');
     else app.log.warn({ err }, 'the database does not answer: requests that need it are refused (503)');
   });
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (!needsDatabase(request.url)) {
       done();
       return;
@@ -35,9 +39,20 @@ export function installDatabaseGate(app: App): void {
       done(databaseUnavailable());
       return;
     }
-    const timer = setTimeout(() => health.suspect(), STALL_MS);
-    timer.unref();
-    stalls.set(request, timer);
+    const stalled = () => {
+      if (reply.sent || reply.raw.headersSent || request.raw.destroyed) return;
+      if (!request.raw.complete) {
+        arm();
+        return;
+      }
+      health.suspect();
+    };
+    const arm = () => {
+      const timer = setTimeout(stalled, STALL_MS);
+      timer.unref();
+      stalls.set(request, timer);
+    };
+    arm();
     done();
   });
   app.addHook('onResponse', (request, _reply, done) => {

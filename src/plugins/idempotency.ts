@@ -3,6 +3,7 @@ import type { App } from '../app-types.ts';
 import { isDryRun } from '../lib/dry-run.ts';
 import { AppError } from '../lib/errors.ts';
 import {
+  type ClaimHold,
   ClaimsInFlight,
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -25,7 +26,7 @@ const GHOST_CHECK_MS = 5000;
 export function installIdempotency(app: App): void {
   app.decorateRequest('idempotency', null);
   const inFlight = new ClaimsInFlight();
-  const holders = new WeakMap<FastifyRequest, { teamId: string; key: string }>();
+  const holders = new WeakMap<FastifyRequest, ClaimHold>();
   // A claim the database wrote after its request gave up (the database hung, then ran the
   // statement when it resumed) has a live owner and no request: such claims are released within
   // GHOST_CHECK_MS plus the grace of releaseGhostClaims after the database wrote them.
@@ -39,7 +40,7 @@ export function installIdempotency(app: App): void {
   });
   app.addHook('onResponse', (request, _reply, done) => {
     const holder = holders.get(request);
-    if (holder) inFlight.delete(holder.teamId, holder.key);
+    if (holder) inFlight.release(holder);
     done();
   });
 
@@ -68,25 +69,31 @@ export function installIdempotency(app: App): void {
       return;
     }
     const hash = requestHash(`${request.method} ${request.url}`, request.body);
-    claimIdempotencyKey(app.deps.pool, {
-      teamId: request.principal.teamId,
-      key: header,
-      hash,
-      owner: app.deps.instanceId,
-    }).then((outcome) => {
-      if (outcome.kind === 'replay') {
-        reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
-        reply.send(outcome.body);
-        return;
-      }
-      // Held from here to the response. Only a claim this request got: a retry refused with 409
-      // while a ghost holds the key must not keep the ghost alive.
-      const holder = { teamId: outcome.claim.teamId, key: outcome.claim.key };
-      inFlight.add(holder.teamId, holder.key);
-      holders.set(request, holder);
-      request.idempotency = outcome.claim;
-      done();
-    }, done);
+    // Held before the claim is asked for, so that the ghost check never takes a claim whose
+    // statement waited (on a lock, a slow database) for a ghost; let go at once when the answer
+    // is not a claim (a replay, a 409 or 422, an error), so that a client retrying while a ghost
+    // holds the key does not keep the ghost alive. A claim is held until its response is sent.
+    const teamId = request.principal.teamId;
+    const holder = inFlight.hold(teamId, header);
+    const letGo = () => inFlight.release(holder);
+    claimIdempotencyKey(app.deps.pool, { teamId, key: header, hash, owner: app.deps.instanceId }).then(
+      (outcome) => {
+        if (outcome.kind === 'replay') {
+          letGo();
+          reply.code(outcome.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
+          reply.send(outcome.body);
+          return;
+        }
+        holder.claimed = true;
+        holders.set(request, holder);
+        request.idempotency = outcome.claim;
+        done();
+      },
+      (err: unknown) => {
+        letGo();
+        done(err as Error);
+      },
+    );
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -141,36 +141,52 @@ export async function deleteExpiredIdempotencyKeys(db: Queryable): Promise<numbe
   return sql.deleteExpiredKeys(db, IDEMPOTENCY_TTL_HOURS);
 }
 
+/** A request's hold on an Idempotency-Key (see ClaimsInFlight). */
+export interface ClaimHold {
+  readonly teamId: string;
+  readonly key: string;
+  /** When the request asked for the claim (Date.now()). */
+  readonly since: number;
+  /** Set once the request got the claim. */
+  claimed: boolean;
+}
+
+// A request asking for a claim this long (its statement waits on a row lock, or on a slow
+// database) protects the key from the ghost check: its claim, once written, may already look old.
+// One that asks for less time does not: a client retrying while a ghost holds the key (each retry
+// refused with 409 within milliseconds) must not keep the ghost alive, and a claim such a request
+// writes is younger than the grace of releaseGhostClaims.
+const ASKING_PROTECTS_AFTER_MS = 1000;
+
 /**
- * The Idempotency-Key claims this process's requests hold right now (added once a request got its
- * claim, removed when its response is sent), so that claims in the database that no request
- * holds can be told apart. A claim whose statement is still on its way is not listed: the grace
- * of releaseGhostClaims covers it.
+ * The Idempotency-Key claims this process's requests hold or are asking for right now (a hold is
+ * taken before the claim is asked for, and let go when the response is sent, or at once when the
+ * answer is not a claim: a replay, a 409 or 422, an error), so that claims in the database that no
+ * request holds can be told apart.
  */
 export class ClaimsInFlight {
-  // Counted: two requests of this process may send the same key at once (one gets a 409).
-  readonly #held = new Map<string, { teamId: string; key: string; requests: number }>();
+  readonly #holds = new Set<ClaimHold>();
 
-  add(teamId: string, key: string): void {
-    const id = `${teamId}\n${key}`;
-    const held = this.#held.get(id);
-    if (held) held.requests += 1;
-    else this.#held.set(id, { teamId, key, requests: 1 });
+  hold(teamId: string, key: string): ClaimHold {
+    const hold: ClaimHold = { teamId, key, since: Date.now(), claimed: false };
+    this.#holds.add(hold);
+    return hold;
   }
 
-  delete(teamId: string, key: string): void {
-    const id = `${teamId}\n${key}`;
-    const held = this.#held.get(id);
-    if (held && --held.requests === 0) this.#held.delete(id);
+  release(hold: ClaimHold): void {
+    this.#holds.delete(hold);
   }
 
-  list(): Array<{ teamId: string; key: string }> {
-    return [...this.#held.values()];
+  /** The keys whose claims are not ghosts: claimed, or asked for since ASKING_PROTECTS_AFTER_MS. */
+  list(now = Date.now()): Array<{ teamId: string; key: string }> {
+    return [...this.#holds]
+      .filter((h) => h.claimed || now - h.since >= ASKING_PROTECTS_AFTER_MS)
+      .map(({ teamId, key }) => ({ teamId, key }));
   }
 }
 
-// A claim no request of its owner holds, this old, was written after its request gave up (a
-// request's claim statement comes back far sooner than this, or the request has given up on it).
+// A claim no request of its owner holds, this old, was written after its request gave up (or by a
+// request that asked for it less than ASKING_PROTECTS_AFTER_MS before the check: far younger).
 const GHOST_GRACE_SECONDS = 5;
 
 /** Releases this process's claims that no request of it holds (see deleteGhostClaims). */
