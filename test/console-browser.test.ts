@@ -222,7 +222,8 @@ describe('the console in Chromium', () => {
     browser = await launchChromium();
     teamContext = await browser.newContext({ viewport: VIEWPORT });
     operatorContext = await browser.newContext({ viewport: VIEWPORT });
-    for (const context of [teamContext, operatorContext]) context.setDefaultTimeout(10_000);
+    // Generous: Chromium renders in software here, beside the server and the rest of the suite on two cores.
+    for (const context of [teamContext, operatorContext]) context.setDefaultTimeout(30_000);
   });
   after(async () => {
     await browser?.close();
@@ -294,14 +295,14 @@ describe('the console in Chromium', () => {
       body: { prompt: 'a chair', settings: { mode: 'preview', target_polycount: 2000 } },
     });
     assert.equal(made.status, 200, made.text);
-    // The generation cannot finish (nor start) while its row is held: the page opens while it runs,
-    // however slowly the browser comes up.
+    // Its item can neither start nor finish while the item's row is held (the simulator takes 500 ms,
+    // the hold a few): the page opens while it runs, however slowly the browser comes up.
     const hold = await server.pool.connect();
+    await hold.query('begin');
+    await hold.query('select 1 from generation_items where generation_id = $1 for update', [made.body.generation_id]);
     const page = await teamContext.newPage();
     const problems = watchProblems(page);
     try {
-      await hold.query('begin');
-      await hold.query('select 1 from generations where id = $1 for update', [made.body.generation_id]);
       const response = await page.goto(url(`/console/generations/${made.body.generation_id}`));
       assert.match((await response?.text()) ?? '', /data-live=/, 'the page opened while the generation ran');
     } finally {
