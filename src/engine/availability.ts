@@ -2,7 +2,7 @@
 // or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
 // local start). What has none is refused before any charge, so no simulated result is sold as real.
 import { AppError } from '../lib/errors.ts';
-import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation } from './types.ts';
+import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
 export interface ListedModel {
@@ -44,12 +44,17 @@ export function listedModelOf(operation: string, item: ExecutableItem): ListedMo
 /** How an item would be made: at a vendor, by the service itself, or by the simulator in a vendor's place. */
 export type ItemRoute = 'vendor' | 'own' | 'simulator';
 
+/** Whether `item` is the service's own work (no vendor model to stand in for), given its vendor work. */
+export function isOwnWork(operation: Operation, item: ExecutableItem, work: VendorWork | undefined): boolean {
+  return !operation.vendor || operation.ownWork?.(item, work) === true;
+}
+
 /** Where an item would go now: a configured vendor's route, the service's own work, or the simulator. */
 export function itemRoute(ctx: ExecutionContext, operation: Operation | undefined, item: ExecutableItem): ItemRoute {
   if (!operation?.vendor) return 'own';
   const work = operation.vendor(ctx, item);
   if (work && ctx.providers.candidates(work.routes, work.request).length > 0) return 'vendor';
-  return operation.ownWork?.(item, work) ? 'own' : 'simulator';
+  return isOwnWork(operation, item, work) ? 'own' : 'simulator';
 }
 
 /** Whether the simulator may make `item` (of `operationName`) in place of its model's vendor. */

@@ -1,6 +1,6 @@
 import { withTransaction } from '../db/pool.ts';
 import { ProviderError, type ProviderFile } from '../providers/types.ts';
-import { listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
+import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
@@ -80,7 +80,8 @@ export async function runItem(
     return;
   }
   // A vendor serves the item when one of its routes is configured; the simulator otherwise.
-  const work = operation.vendor?.(ctx, executable(item));
+  const input = executable(item);
+  const work = operation.vendor?.(ctx, input);
   const candidates = work ? ctx.providers.candidates(work.routes, work.request) : [];
   if (work && (candidates.length > 0 || item.vendor_state)) {
     const release = holdLease(ctx, item.id);
@@ -97,10 +98,9 @@ export async function runItem(
     await finish({ ok: false, error: `No provider serves operation ${item.operation}` });
     return;
   }
-  const ownWork = !operation.vendor || operation.ownWork?.(executable(item), work) === true;
-  if (!ownWork) {
-    if (!simulatorMayMake(ctx, item.operation, executable(item))) {
-      const refusal = modelUnavailable(listedModelOf(item.operation, executable(item)), 'its credits were refunded');
+  if (!isOwnWork(operation, input, work)) {
+    if (!simulatorMayMake(ctx, item.operation, input)) {
+      const refusal = modelUnavailable(listedModelOf(item.operation, input), 'its credits were refunded');
       await finish({ ok: false, error: refusal.message, errorKind: 'unavailable' });
       return;
     }
@@ -109,7 +109,7 @@ export async function runItem(
   const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;
   try {
-    file = await simulate(ctx, executable(item));
+    file = await simulate(ctx, input);
   } catch (err) {
     releaseLease();
     const retryable = !(err instanceof ProviderError) || err.retryable;

@@ -11,7 +11,7 @@ const STALL_MS = 500;
 const WITHOUT_DATABASE = ['/healthz', '/readyz', '/metrics', '/docs', '/openapi.json', '/console/assets/', '/media/'];
 
 function needsDatabase(url: string): boolean {
-  return !WITHOUT_DATABASE.some((prefix) => url === prefix || url.startsWith(prefix));
+  return !WITHOUT_DATABASE.some((prefix) => url.startsWith(prefix));
 }
 
 /**
