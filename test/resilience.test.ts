@@ -15,7 +15,9 @@ import { type ServiceProcess, startServiceProcess } from './chaos/service.ts';
 import { call, createTeam, sleep, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
-async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+// A service process started beside the rest of the suite can take well over 20 s to take up its
+// first item on two busy cores (seen twice in clean-clone runs): the waits allow a minute.
+async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
