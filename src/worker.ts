@@ -138,6 +138,32 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
     });
   };
   keepRunning(runner);
+  // graphile-worker looks up its task ids once per runner and keeps that answer, a failure
+  // included: when the lookup failed (a query timed out while the process started on a busy
+  // machine), every later attempt to take a job fails at once with that same error and no job is
+  // ever taken. The same error object seen twice means that runner is stuck: it is stopped, and
+  // keepRunning starts a new one, which asks again.
+  const seenErrors = new WeakSet<object>();
+  let loggedError = false;
+  let replacing: Runner | undefined;
+  events.on('worker:getJob:error', ({ error }) => {
+    if (stopping || restarting || replacing === runner) return;
+    if (!loggedError) {
+      loggedError = true;
+      log.warn({ err: error }, 'the job runner could not take a job');
+    }
+    if (typeof error !== 'object' || error === null) return;
+    if (!seenErrors.has(error)) {
+      seenErrors.add(error);
+      return;
+    }
+    replacing = runner;
+    log.warn({ err: error }, 'the job runner keeps failing with the same error: replacing it');
+    runner.stop().catch((err: unknown) => log.warn({ err }, 'the stuck job runner did not stop cleanly'));
+  });
+  events.on('pool:create', () => {
+    loggedError = false;
+  });
   const sweeper = startSweeper(pool, deps.engine, operations, {
     intervalMs: config.sweepIntervalMs,
     leaseMs: config.items.leaseMs,

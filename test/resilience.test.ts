@@ -264,6 +264,62 @@ describe('a job that ends while the database is stopped', () => {
   });
 });
 
+describe('a job runner whose first lookup timed out', () => {
+  let server: TestServer;
+  let team: TeamFixture;
+  let worker: ServiceProcess | undefined;
+  let locker: pg.Client | undefined;
+
+  before(async () => {
+    server = await startTestServer({ worker: false });
+    team = await createTeam(server, 1000);
+  });
+  after(async () => {
+    await locker?.end().catch(() => undefined);
+    await worker?.kill();
+    await server.close();
+  });
+
+  // graphile-worker looks up its task ids once per runner and keeps the answer, a failure
+  // included: a process whose lookup timed out (a busy machine at start) took no job ever after.
+  test('is replaced, and the next one takes the work', async () => {
+    locker = new pg.Client({ connectionString: server.databaseUrl });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table graphile_worker._private_tasks in access exclusive mode');
+    worker = await startServiceProcess({
+      role: 'worker',
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      dataDir: server.dataDir,
+      env: { DATABASE_STATEMENT_TIMEOUT_MS: '1000', SIMULATOR_DELAY_MS: '0' },
+    });
+    const waitingOnTasks = async () => {
+      const { rows } = await server.pool.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query like '%_private_tasks%'`,
+      );
+      return rows[0]?.n ?? 0;
+    };
+    // The runner's lookup waits on the lock until its statement times out.
+    await waitFor(async () => ((await waitingOnTasks()) > 0 ? true : undefined));
+    await waitFor(async () => ((await waitingOnTasks()) === 0 ? true : undefined));
+    await locker.query('commit');
+
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'after a failed start' },
+    });
+    assert.equal(created.status, 200, created.text);
+    const done = await waitForGeneration(server, team.key, created.body.generation_id, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}; the worker said:\n${worker?.output().slice(-4000)}`);
+    });
+    assert.equal(done.status, 'completed');
+    assert.match(worker.output(), /the job runner keeps failing with the same error: replacing it/);
+    assert.ok(worker.alive());
+  });
+});
+
 describe('workers killed mid-job', () => {
   let server: TestServer;
   let team: TeamFixture;
