@@ -43,7 +43,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { createPool, type Queryable } from '../src/db/pool.ts';
-import { type HistoryFilter, selectHistory } from '../src/engine/sql.ts';
+import { type HistoryFilter, selectHistory } from '../src/engine/sql/history.ts';
 import { decodeCursor, encodeCursor } from '../src/lib/cursor.ts';
 import { newId } from '../src/lib/ids.ts';
 import {

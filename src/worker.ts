@@ -17,7 +17,7 @@ import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { sweepRetention } from './engine/retention.ts';
 import { runItem } from './engine/run-item.ts';
-import * as workerSql from './engine/sql.ts';
+import * as workerSql from './engine/sql/recovery.ts';
 import { pollVendor } from './engine/vendor.ts';
 import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { newId } from '../lib/ids.ts';
 import type { Storage } from '../storage/types.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/generations.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
 
 /** The storage key of an item's result (known when the item is created; random and stable). */

@@ -12,7 +12,8 @@ import { stopItems } from './cancel.ts';
 import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { runItem } from './run-item.ts';
-import { countUnfinishedItems, selectItemResult, selectStatus } from './sql.ts';
+import { selectItemResult, selectStatus } from './sql/history.ts';
+import { countUnfinishedItems } from './sql/items.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 

@@ -5,7 +5,7 @@ import { withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import { timeOfId } from '../lib/id-time.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from './create.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 

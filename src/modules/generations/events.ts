@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import type { App } from '../../app-types.ts';
-import { type StatusRow, selectStatuses } from '../../engine/sql.ts';
+import { type StatusRow, selectStatuses } from '../../engine/sql/history.ts';
 import { type StatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError } from '../../lib/errors.ts';
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
-import { type HistoryFilter, selectHistory, selectStatus } from '../../engine/sql.ts';
+import { type HistoryFilter, selectHistory, selectStatus } from '../../engine/sql/history.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { PageQueryFields, pageLimitField, pageSchema, pageWindow, toPage } from '../../lib/pagination.ts';

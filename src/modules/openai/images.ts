@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import type { ModelCatalog } from '../../catalog/models.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { type StatusRow, selectStatus } from '../../engine/sql.ts';
+import { type StatusRow, selectStatus } from '../../engine/sql/history.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import type { ImageGenerateBody } from '../images/schemas.ts';
 import { DoorError } from './errors.ts';

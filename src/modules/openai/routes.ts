@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { selectItemResult, selectStatus } from '../../engine/sql.ts';
+import { selectItemResult, selectStatus } from '../../engine/sql/history.ts';
 import { AppError } from '../../lib/errors.ts';
 import { apiKeyAuthHook } from '../../plugins/auth.ts';
 import { readStored } from '../../storage/read.ts';

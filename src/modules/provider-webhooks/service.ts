@@ -1,5 +1,5 @@
 import type { Deps } from '../../app-types.ts';
-import * as engineSql from '../../engine/sql.ts';
+import * as engineSql from '../../engine/sql/index.ts';
 import { isItemWebhookCredential, queuePoll, reportedOutput } from '../../engine/vendor.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { type WebhookEvent, WebhookRejectedError } from '../../providers/types.ts';

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { catalogRoutes } from '../../catalog/routes.ts';
 import { simulatorMayServe } from '../../config.ts';
-import { selectCoolingRoutes } from '../../engine/sql.ts';
+import { selectCoolingRoutes } from '../../engine/sql/attempts.ts';
 import { AppError } from '../../lib/errors.ts';
 import { redact } from '../../providers/policy.ts';
 import { routeKey } from '../../providers/registry.ts';

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { addJob } from '../../db/sql.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from '../../engine/create.ts';
-import { wakeWaitingItems } from '../../engine/sql.ts';
+import { wakeWaitingItems } from '../../engine/sql/items.ts';
 import type { EngineServices } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';

@@ -7,7 +7,7 @@ import { lookupModel } from '../../catalog/lookup.ts';
 import type { Upscaler } from '../../catalog/media-models.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
-import { generationExists } from '../../engine/sql.ts';
+import { generationExists } from '../../engine/sql/generations.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
