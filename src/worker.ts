@@ -23,7 +23,6 @@ import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { deleteGoneInstances } from './modules/instances/service.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
-import { executionContext, operations } from './operations.ts';
 import type { ProviderOutput } from './providers/types.ts';
 
 const CLEANUP_TASK = 'idempotency_cleanup';
@@ -31,7 +30,8 @@ const CLEANUP_TASK = 'idempotency_cleanup';
 /** The job handlers this service runs. */
 export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   const { pool, config } = deps;
-  const context = executionContext(deps, abort);
+  const { operations } = deps.work;
+  const context = deps.work.context(abort);
   return {
     [ITEM_TASK]: async (payload) => {
       const { item_id: itemId, wait_until: waitUntil } = payload as { item_id: string; wait_until?: unknown };
@@ -164,7 +164,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   events.on('pool:create', () => {
     loggedError = false;
   });
-  const sweeper = startSweeper(pool, deps.engine, operations, {
+  const sweeper = startSweeper(pool, deps.engine, deps.work.operations, {
     intervalMs: config.sweepIntervalMs,
     leaseMs: config.items.leaseMs,
     deadlinesS: config.items.deadlinesS,
