@@ -14,10 +14,10 @@ import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
+import { claimDeadWorkers, forgetWorkers, markWorkersAlive } from './engine/index.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { sweepRetention } from './engine/retention.ts';
 import { runItem } from './engine/run-item.ts';
-import * as workerSql from './engine/sql/recovery.ts';
 import { pollVendor } from './engine/vendor.ts';
 import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
@@ -88,7 +88,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   // Jobs are locked under the pool's id (and, in some modes, a worker's): both beat.
   const announce = (id: string) => {
     mine.add(id);
-    workerSql.beat(pool, [id]).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
+    markWorkersAlive(pool, [id]).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
   };
   events.on('pool:create', ({ workerPool }) => announce(workerPool.id));
   events.on('worker:create', ({ worker }) => announce(worker.workerId));
@@ -182,10 +182,10 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   const timer = setInterval(() => {
     void (async () => {
       try {
-        if (mine.size > 0) await workerSql.beat(pool, [...mine]);
+        if (mine.size > 0) await markWorkersAlive(pool, [...mine]);
         reachableSince ??= Date.now();
         if (Date.now() - reachableSince < config.workerDeadAfterMs) return;
-        const dead = await workerSql.claimDeadWorkers(pool, config.workerDeadAfterMs);
+        const dead = await claimDeadWorkers(pool, config.workerDeadAfterMs);
         if (dead.length > 0) {
           await utils.forceUnlockWorkers(dead);
           log.warn({ workers: dead }, 'released the jobs of workers that stopped beating');
@@ -207,7 +207,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
       await restarting;
       await runner.stop().catch((err: unknown) => log.warn({ err }, 'job runner stopped with an error'));
       abort.abort();
-      await workerSql.forget(pool, [...mine]).catch(() => undefined);
+      await forgetWorkers(pool, [...mine]).catch(() => undefined);
       await utils.release();
     },
   };

@@ -17,6 +17,7 @@ export {
   selectStatus as readStatus,
   selectStatuses as readStatuses,
 } from './sql/history.ts';
+export { beat as markWorkersAlive, claimDeadWorkers, forget as forgetWorkers } from './sql/recovery.ts';
 export { acceptVendorWebhook, refusedWebhook, type WebhookTarget } from './vendor-webhook.ts';
 
 /** What the first item of a team's generation recorded (a text generation's one answer), if anything. */
