@@ -147,18 +147,12 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
     async (request) => {
       const { deps } = app;
       const id = request.params.id;
-      const outcome = await cancelGeneration(
-        deps.pool,
-        deps.engine,
-        deps.work.operations,
-        id,
-        request.principal.teamId,
-        {
-          providers: deps.providers,
-          refundPolicy: deps.config.cancelRefund,
-          log: (err) => request.log.warn({ err }, 'a vendor job could not be cancelled'),
-        },
-      );
+      const { operations } = deps.work;
+      const outcome = await cancelGeneration(deps.pool, deps.engine, operations, id, request.principal.teamId, {
+        providers: deps.providers,
+        refundPolicy: deps.config.cancelRefund,
+        log: (err) => request.log.warn({ err }, 'a vendor job could not be cancelled'),
+      });
       if (outcome.kind === 'not_found') throw notFound('Generation', id);
       if (outcome.kind === 'finished') {
         throw new AppError('generation_finished', `Generation ${id} has already finished`);
