@@ -4,7 +4,7 @@
 // JSON body, takes the model's price from the service's catalog, and in one transaction: charges
 // the team with the service's credit-change statement (src/modules/credits/sql.ts
 // applyCreditChange: update teams … returning + insert into credit_ledger, copied here), inserts
-// the generation row (the statement of src/engine/sql.ts insertGeneration), one generation_items
+// the generation row (the statement of src/engine/sql/generations.ts insertGeneration), one generation_items
 // row per image, and one graphile-worker job per item; commits; and answers the service's JSON
 // {generation_id, status: 'queued', images: [], estimated_time, credits_used}. Ids have the
 // service's shape (src/lib/ids.ts newId). 401 for a bad key, 400 for a bad body, 402 when the
@@ -27,7 +27,7 @@ const CREDIT_CHANGE = `with updated as (
      insert into credit_ledger (id, team_id, amount, balance_after, kind, reason, generation_id)
      select $1::text, $2::text, $3::bigint, updated.credits, $4::text, $5::text, $6::text from updated
      returning id, team_id, amount, balance_after, kind, reason, generation_id, created_at`;
-// src/engine/sql.ts insertGeneration.
+// src/engine/sql/generations.ts insertGeneration.
 const INSERT_GENERATION = `insert into generations
        (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url)
      values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text)

@@ -1,7 +1,7 @@
 // Baseline for bench/status.ts: GET /api/v1/generations/{id}/status done the simplest way, with
 // no framework. A raw node:http server and a `pg` pool of the service's size; for each request it
 // reads the bearer key, hashes it with SHA-256 and looks it up in api_keys (one query), then runs
-// the same status statement as the service (src/engine/sql.ts selectStatus, copied here: the
+// the same status statement as the service (src/engine/sql/history.ts selectStatus, copied here: the
 // generation by primary key and its items aggregated as JSON, in one statement) and builds the
 // same JSON record: result_urls from the completed items, credits_used = charged - refunded.
 // Answers 401 JSON for a missing, unknown or revoked key and 404 JSON for an unknown generation
@@ -13,7 +13,7 @@ import type { ServerResponse } from 'node:http';
 import { baselinePool, bearerKey, send, sendError, serveBaseline } from './baseline-http.ts';
 
 const KEY_BY_HASH = 'select id, team_id from api_keys where key_hash = $1::bytea and revoked_at is null';
-// The text of src/engine/sql.ts STATUS_SELECT + selectStatus's where clause.
+// The text of src/engine/sql/history.ts STATUS_SELECT + selectStatus's where clause.
 const STATUS_SELECT = `
   select g.id, g.team_id, g.status, g.operation, g.credits_charged, g.credits_refunded, g.total_items,
          g.completed_items, g.failed_items, g.result,

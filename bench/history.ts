@@ -16,7 +16,7 @@
 // sequential scan or a sort. Requests are sequential (latency, not throughput) and the cases take
 // turns, one request each per round, so that a change of the machine's load weighs on all alike.
 //
-// The statement: the bench calls the service's own selectHistory (src/engine/sql.ts) with a
+// The statement: the bench calls the service's own selectHistory (src/engine/sql/history.ts) with a
 // recording stand-in for the pool, which keeps the text and parameters it is given instead of
 // running them; so the SQL measured and explained here is byte for byte what the service sends for
 // that filter (limit 101: the route asks for one more than the page). It is run with `pg`'s
@@ -43,7 +43,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { createPool, type Queryable } from '../src/db/pool.ts';
-import { type HistoryFilter, selectHistory } from '../src/engine/sql.ts';
+import { type HistoryFilter, selectHistory } from '../src/engine/sql/history.ts';
 import { decodeCursor, encodeCursor } from '../src/lib/cursor.ts';
 import { newId } from '../src/lib/ids.ts';
 import {
@@ -244,7 +244,7 @@ interface Statement {
 }
 
 /**
- * The statement the service's selectHistory (src/engine/sql.ts) sends for this filter and limit,
+ * The statement the service's selectHistory (src/engine/sql/history.ts) sends for this filter and limit,
  * captured by handing it a stand-in for the pool that records instead of running.
  */
 async function historyStatement(teamId: string, filter: HistoryFilter, limit: number): Promise<Statement> {

@@ -13,7 +13,7 @@ import type { ModelCatalog } from './catalog/models.ts';
 import type { CreditPlan } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHealth } from './db/health.ts';
-import type { EngineServices } from './engine/types.ts';
+import type { EngineServices, Work } from './engine/types.ts';
 import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
@@ -46,6 +46,8 @@ export interface Deps {
   providers: ProviderRegistry;
   /** What the generation engine is given of the features above it (ledger, webhooks, idempotency). */
   engine: EngineServices;
+  /** Every operation, and the context its items run with in this process (workers, synchronous requests). */
+  work: Work;
   /** This process's id in service_instances (owner of the Idempotency-Key claims it takes). */
   instanceId: string;
   /** The process's Prometheus metrics, served at /metrics. */

@@ -17,6 +17,7 @@ import { changeCredits, getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
 import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { resolveWorkspace } from './modules/workspaces/service.ts';
+import { executionContext, operations } from './operations.ts';
 import { createMetricsRegistry, createServiceMetrics } from './plugins/metrics.ts';
 import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
@@ -60,7 +61,7 @@ export function createDeps(
   const metrics = createMetricsRegistry();
   const secrets = secretBoxFor(secretsMaterial);
   const mediaSigner = createMediaSigner(secrets, config.publicBaseUrl, config.inputUrlTtlSeconds);
-  return {
+  const deps: Deps = {
     config,
     pool,
     databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs, config.databaseTimeouts.connectMs),
@@ -93,7 +94,10 @@ export function createDeps(
       fetchSample: inputAudioFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
     }),
     metrics,
+    // Built before `deps` is complete; the context reads it only when work runs.
+    work: { operations, context: (signal) => executionContext(deps, signal) },
   };
+  return deps;
 }
 
 /**

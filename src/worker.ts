@@ -14,16 +14,15 @@ import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
+import { claimDeadWorkers, forgetWorkers, markWorkersAlive } from './engine/index.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { sweepRetention } from './engine/retention.ts';
 import { runItem } from './engine/run-item.ts';
-import * as workerSql from './engine/sql.ts';
 import { pollVendor } from './engine/vendor.ts';
 import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { deleteGoneInstances } from './modules/instances/service.ts';
 import { attemptDelivery, WEBHOOK_TASK } from './modules/webhooks/service.ts';
-import { executionContext, operations } from './operations.ts';
 import type { ProviderOutput } from './providers/types.ts';
 
 const CLEANUP_TASK = 'idempotency_cleanup';
@@ -31,7 +30,8 @@ const CLEANUP_TASK = 'idempotency_cleanup';
 /** The job handlers this service runs. */
 export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   const { pool, config } = deps;
-  const context = executionContext(deps, abort);
+  const { operations } = deps.work;
+  const context = deps.work.context(abort);
   return {
     [ITEM_TASK]: async (payload) => {
       const { item_id: itemId, wait_until: waitUntil } = payload as { item_id: string; wait_until?: unknown };
@@ -88,7 +88,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   // Jobs are locked under the pool's id (and, in some modes, a worker's): both beat.
   const announce = (id: string) => {
     mine.add(id);
-    workerSql.beat(pool, [id]).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
+    markWorkersAlive(pool, [id]).catch((err: unknown) => log.warn({ err }, 'heartbeat failed'));
   };
   events.on('pool:create', ({ workerPool }) => announce(workerPool.id));
   events.on('worker:create', ({ worker }) => announce(worker.workerId));
@@ -164,7 +164,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   events.on('pool:create', () => {
     loggedError = false;
   });
-  const sweeper = startSweeper(pool, deps.engine, operations, {
+  const sweeper = startSweeper(pool, deps.engine, deps.work.operations, {
     intervalMs: config.sweepIntervalMs,
     leaseMs: config.items.leaseMs,
     deadlinesS: config.items.deadlinesS,
@@ -182,10 +182,10 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   const timer = setInterval(() => {
     void (async () => {
       try {
-        if (mine.size > 0) await workerSql.beat(pool, [...mine]);
+        if (mine.size > 0) await markWorkersAlive(pool, [...mine]);
         reachableSince ??= Date.now();
         if (Date.now() - reachableSince < config.workerDeadAfterMs) return;
-        const dead = await workerSql.claimDeadWorkers(pool, config.workerDeadAfterMs);
+        const dead = await claimDeadWorkers(pool, config.workerDeadAfterMs);
         if (dead.length > 0) {
           await utils.forceUnlockWorkers(dead);
           log.warn({ workers: dead }, 'released the jobs of workers that stopped beating');
@@ -207,7 +207,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
       await restarting;
       await runner.stop().catch((err: unknown) => log.warn({ err }, 'job runner stopped with an error'));
       abort.abort();
-      await workerSql.forget(pool, [...mine]).catch(() => undefined);
+      await forgetWorkers(pool, [...mine]).catch(() => undefined);
       await utils.release();
     },
   };

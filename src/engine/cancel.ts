@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { CancelAnswer, PollResult, VendorHandle } from '../providers/types.ts';
 import { finishItem } from './finish.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 import type { EngineServices, Operation } from './types.ts';
 import { queuePoll, reportedOutput } from './vendor.ts';
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
+import { addJob } from '../db/sql.ts';
 import { newId } from '../lib/ids.ts';
 import type { Storage } from '../storage/types.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/generations.ts';
+import { wakeWaitingItems } from './sql/items.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
@@ -21,6 +23,16 @@ export const VENDOR_POLL_TASK = 'vendor_poll';
  * of them is found and queued again by the recovery sweep.
  */
 export const ITEM_JOB_MAX_ATTEMPTS = 25;
+
+/**
+ * Queues, in the caller's transaction, the jobs of the team's waiting items that now have room in
+ * its cap (running items finished, or the cap grew); `defaultCap` is the cap of a team without one.
+ */
+export async function startWaitingItems(db: Queryable, teamId: string, defaultCap: number): Promise<void> {
+  for (const item of await wakeWaitingItems(db, teamId, defaultCap)) {
+    await addJob(db, ITEM_TASK, { item_id: item }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+  }
+}
 
 export interface CreateInput {
   /** The generation's id, when chosen before (its input copies are stored under it). */

@@ -5,29 +5,17 @@ import type { Queryable } from '../db/pool.ts';
 import { DRY_RUN, isDryRun } from '../lib/dry-run.ts';
 import { AppError, insufficientCredits } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
-import { executionContext, operations } from '../operations.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { refuseUnservedModels } from './availability.ts';
-import { stopItems } from './cancel.ts';
 import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
+import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
-import { runItem } from './run-item.ts';
-import { countUnfinishedItems, selectItemResult, selectStatus } from './sql.ts';
+import { selectStatus } from './sql/history.ts';
 import type { CreatedGeneration, GenerationPlan } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
 /** How long the safety-net jobs of a synchronous request wait before they would run its items. */
 const SYNC_SAFETY_NET_MS = 10 * 60 * 1000;
-
-// How often a synchronous request looks whether its vendor jobs have finished.
-const SYNC_WAIT_STEP_MS = 100;
-
-/** Waits until none of `itemIds` is queued or processing, or until `deadline`. */
-async function waitUntilFinished(pool: Queryable, itemIds: string[], deadline: number): Promise<void> {
-  while ((await countUnfinishedItems(pool, itemIds)) > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, SYNC_WAIT_STEP_MS));
-  }
-}
 
 /** What a dry run (`Prefer: dry-run`) answers: the credits the request would charge, and the balance. */
 export const Quote = Type.Object(
@@ -154,7 +142,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       plan = await endpoint.plan({ ...deps, inputs }, body, teamId, params);
       // A model no configured vendor serves, that the simulator may not stand in for, is refused
       // here: before a quote, a charge or a row.
-      refuseUnservedModels(executionContext(deps, new AbortController().signal), operations, plan, teamId);
+      refuseUnservedModels(deps.work.context(new AbortController().signal), deps.work.operations, plan, teamId);
       await checkUserUrls(deps, plan);
       if (isDryRun(request)) {
         // Validated and priced as the request would be; nothing is written or charged.
@@ -199,7 +187,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         teamId,
         workspaceId,
         plan,
-        retentionDays: operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
+        retentionDays: deps.work.operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
         finish: async (client, created) => {
           await endpoint.onCreated?.(client, created, plan, owner);
@@ -211,18 +199,16 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         if (refused) await inputs.discard();
         throw err;
       });
-    const runHere = (itemIds: string[], timeoutMs = SYNC_SAFETY_NET_MS / 2, waitUntil?: number) => {
-      const context = executionContext(deps, AbortSignal.timeout(timeoutMs));
-      return Promise.all(itemIds.map((id) => runItem(context, operations, id, { mayRetry: false, waitUntil })));
-    };
-
     if (!endpoint.sync) {
       let response: Static<TResponse> | undefined;
       const created = await accept(async (client, created) => {
         response = endpoint.respond(created, plan, body, undefined);
         if (claim) await deps.engine.completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
       });
-      if (inRequest.size > 0) await runHere([...inRequest].map((position) => created.itemIds[position] as string));
+      if (inRequest.size > 0) {
+        const itemIds = [...inRequest].map((position) => created.itemIds[position] as string);
+        await runItemsHere(deps.work, itemIds, SYNC_SAFETY_NET_MS / 2);
+      }
       return response;
     }
 
@@ -237,36 +223,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       (await accept(async (client, created) => {
         if (claim) await deps.engine.recordClaimedGeneration(client, claim, created.id);
       }));
-    const waitMs = deps.config.syncRequestTimeoutS * 1000;
-    const deadline = Date.now() + waitMs;
-    await runHere(created.itemIds, waitMs, deadline);
-    // A vendor that took the work as a job finishes it by its webhook or polls: wait for them.
-    await waitUntilFinished(deps.pool, created.itemIds, deadline);
-    // What has not finished by now (waiting for room in the team's cap, or still at a vendor) is
-    // failed and refunded, so the answer below tells the truth about the money.
-    await stopItems(
-      deps.pool,
-      deps.engine,
-      operations,
+    const items = await runAndWait(
+      deps.work,
       created.itemIds,
-      {
-        error: `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
-        errorKind: 'timeout',
-      },
-      { providers: deps.providers },
-    );
-    const items = await Promise.all(
-      created.itemIds.map(async (id) => {
-        const row = await selectItemResult(deps.pool, id);
-        return {
-          id,
-          status: row?.status ?? 'FAILED',
-          url: row?.url ?? null,
-          result: row?.result ?? null,
-          error: row?.error,
-          errorKind: row?.error_kind ?? null,
-        };
-      }),
+      deps.config.syncRequestTimeoutS * 1000,
+      `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
     );
     if (items.every((i) => i.status !== 'COMPLETED')) {
       // What came back: all of it, unless a cancel kept the charge of work the vendor had started.

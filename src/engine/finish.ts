@@ -2,10 +2,9 @@
 import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
-import { addJob } from '../db/sql.ts';
 import { timeOfId } from '../lib/id-time.ts';
-import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from './create.ts';
-import * as sql from './sql.ts';
+import { startWaitingItems } from './create.ts';
+import * as sql from './sql/index.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 
@@ -96,9 +95,7 @@ export async function finishItem(
     }
     const generation = await sql.countFinishedItem(client, item.generation_id, outcome.ok, refund);
     // Room for the team's next waiting items (its cap counts running items).
-    for (const waiting of await sql.wakeWaitingItems(client, item.team_id, services.teamMaxConcurrentItems)) {
-      await addJob(client, ITEM_TASK, { item_id: waiting }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
-    }
+    await startWaitingItems(client, item.team_id, services.teamMaxConcurrentItems);
     if (generation.finished && generation.webhook_url) {
       const row = await sql.selectStatus(client, item.generation_id, item.team_id);
       if (row) {

@@ -5,7 +5,7 @@ import { addJob } from '../db/sql.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { stopItem } from './cancel.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, VENDOR_POLL_TASK } from './create.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 import type { EngineServices, Operation } from './types.ts';
 
 // An item of a type with no deadline of its own.

@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { isValidStorageKey } from '../storage/keys.ts';
 import type { Storage } from '../storage/types.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/retention.ts';
 
 /** Generations purged per statement batch. */
 const BATCH = 200;

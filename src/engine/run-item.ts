@@ -3,7 +3,7 @@ import { ProviderError, type ProviderFile } from '../providers/types.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 import type { ExecutionContext, Operation } from './types.ts';
 import { submitToVendor } from './vendor.ts';
 

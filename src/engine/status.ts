@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from '../lib/schemas.ts';
-import type { StatusRow } from './sql.ts';
+import type { StatusRow } from './sql/history.ts';
 
 export const StatusItem = Type.Object({
   id: Type.String(),

@@ -90,6 +90,16 @@ export interface EngineMetrics {
   webhookAttempted(a: { outcome: 'delivered' | 'failed_attempt' | 'gave_up'; statusCode: number | null }): void;
 }
 
+/**
+ * What runs work in this process (a worker's jobs, the items a request runs itself): every
+ * operation by name, and the context items run with. The composition root builds it.
+ */
+export interface Work {
+  operations: Record<string, Operation>;
+  /** The context items run with; `signal` ends their work. */
+  context(signal: AbortSignal): ExecutionContext;
+}
+
 /** The Idempotency-Key claim a request holds (as the idempotency plugin puts it on the request). */
 type IdempotencyClaimOf = NonNullable<FastifyRequest['idempotency']>;
 

@@ -21,7 +21,7 @@ import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from '.
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { signInputUrls } from './inputs.ts';
 import type { RunOptions } from './run-item.ts';
-import * as sql from './sql.ts';
+import * as sql from './sql/index.ts';
 import type { ExecutionContext, Operation, VendorWork } from './types.ts';
 
 /** Attempts of one poll job (network errors on the way to the vendor are retried by the queue). */

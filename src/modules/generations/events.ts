@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pg from 'pg';
 import type { App } from '../../app-types.ts';
-import { type StatusRow, selectStatuses } from '../../engine/sql.ts';
+import { readStatuses, type StatusRow } from '../../engine/index.ts';
 import { type StatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError } from '../../lib/errors.ts';
 
@@ -374,7 +374,7 @@ export async function streamStatus(
 export function createGenerationWatch(app: App): GenerationWatch {
   const watch = new GenerationWatch({
     pool: app.deps.pool,
-    readStatuses: (ids) => selectStatuses(app.deps.pool, ids),
+    readStatuses: (ids) => readStatuses(app.deps.pool, ids),
     log: app.log,
     keepAliveMs: app.deps.config.eventsKeepAliveMs,
     maxStreams: app.deps.config.eventsMaxStreams,

@@ -3,12 +3,11 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
-import { type HistoryFilter, selectHistory, selectStatus } from '../../engine/sql.ts';
+import { type HistoryFilter, readHistory, readStatus } from '../../engine/index.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { PageQueryFields, pageLimitField, pageSchema, pageWindow, toPage } from '../../lib/pagination.ts';
 import { errorResponses, Timestamp } from '../../lib/schemas.ts';
-import { operations } from '../../operations.ts';
 import { type GenerationWatch, streamStatus } from './events.ts';
 
 /** Entries per page of the history unless asked otherwise. */
@@ -80,7 +79,7 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
         before: window.olderThan,
       };
       // One more than the page: whether there is a next one, without a count.
-      const rows = await selectHistory(app.deps.pool, request.principal.teamId, filter, window.limit + 1);
+      const rows = await readHistory(app.deps.pool, request.principal.teamId, filter, window.limit + 1);
       return toPage(rows, window.limit, (row) => ({
         ...toStatusRecord(row),
         operation: row.operation,
@@ -117,7 +116,7 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
     },
     async (request, reply) => {
       const teamId = request.principal.teamId;
-      if (!(await selectStatus(app.deps.pool, request.params.id, teamId))) {
+      if (!(await readStatus(app.deps.pool, request.params.id, teamId))) {
         throw notFound('Generation', request.params.id);
       }
       await streamStatus(watch, request, reply, request.params.id, teamId);
@@ -148,6 +147,7 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
     async (request) => {
       const { deps } = app;
       const id = request.params.id;
+      const { operations } = deps.work;
       const outcome = await cancelGeneration(deps.pool, deps.engine, operations, id, request.principal.teamId, {
         providers: deps.providers,
         refundPolicy: deps.config.cancelRefund,
@@ -164,7 +164,7 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
             'and stay charged; nothing was refunded',
         );
       }
-      const row = await selectStatus(deps.pool, id, request.principal.teamId);
+      const row = await readStatus(deps.pool, id, request.principal.teamId);
       if (!row) throw notFound('Generation', id);
       return { ...toStatusRecord(row), refunded_credits: outcome.refunded, message: outcome.message };
     },
@@ -183,7 +183,7 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
       },
     },
     async (request) => {
-      const row = await selectStatus(app.deps.pool, request.params.id, request.principal.teamId);
+      const row = await readStatus(app.deps.pool, request.params.id, request.principal.teamId);
       if (!row) throw notFound('Generation', request.params.id);
       return toStatusRecord(row);
     },

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import type { ModelCatalog } from '../../catalog/models.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { type StatusRow, selectStatus } from '../../engine/sql.ts';
+import { type StatusRow, waitForGenerationEnd } from '../../engine/index.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import type { ImageGenerateBody } from '../images/schemas.ts';
 import { DoorError } from './errors.ts';
@@ -67,8 +67,8 @@ export function nativeImageRequest(
 export const IMAGE_WAIT_MS = 10 * 60_000;
 
 /**
- * Waits until the generation is completed or failed (polling its status row, every 200 ms at
- * first and then every second), `gone()` says the client left, or `waitMs` runs out (504).
+ * Waits until the generation is completed or failed, `gone()` says the client left, or `waitMs`
+ * runs out (504).
  */
 export async function waitForGeneration(
   db: Queryable,
@@ -77,22 +77,15 @@ export async function waitForGeneration(
   gone: () => boolean,
   waitMs = IMAGE_WAIT_MS,
 ): Promise<StatusRow> {
-  const deadline = Date.now() + waitMs;
-  for (let step = 200; ; step = Math.min(1000, step * 1.5)) {
-    const row = await selectStatus(db, id, teamId);
-    if (!row) throw new AppError('internal_error', `Generation ${id} is missing`);
-    if (row.status === 'completed' || row.status === 'failed' || gone()) return row;
-    if (Date.now() + step > deadline) {
-      throw new DoorError(
-        504,
-        'server_error',
-        'timeout',
-        `Generation ${id} did not finish within ${waitMs / 60_000} minutes; it goes on and is charged: poll GET /api/v1/generations/${id}/status for its images`,
-        { 'x-should-retry': 'false' },
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, step));
-  }
+  const row = await waitForGenerationEnd(db, id, teamId, gone, waitMs);
+  if (row) return row;
+  throw new DoorError(
+    504,
+    'server_error',
+    'timeout',
+    `Generation ${id} did not finish within ${waitMs / 60_000} minutes; it goes on and is charged: poll GET /api/v1/generations/${id}/status for its images`,
+    { 'x-should-retry': 'false' },
+  );
 }
 
 /** The completed items' URLs; a generation whose every item failed is 500 generation_failed (refunded). */

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
-import { selectItemResult, selectStatus } from '../../engine/sql.ts';
+import { readFirstItemResult } from '../../engine/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { apiKeyAuthHook } from '../../plugins/auth.ts';
 import { readStored } from '../../storage/read.ts';
@@ -60,13 +60,6 @@ async function storedBytes(app: App, url: string): Promise<Buffer> {
   const bytes = key === undefined ? undefined : await readStored(app.deps.storage, key);
   if (!bytes) throw new AppError('internal_error', `The result ${url} is not in storage`);
   return bytes;
-}
-
-/** What a text generation's item recorded (the native answer leaves out its finish reason). */
-async function textResult(app: App, generationId: string, teamId: string) {
-  const status = await selectStatus(app.deps.pool, generationId, teamId);
-  const itemId = status?.items[0]?.id;
-  return itemId === undefined ? undefined : (await selectItemResult(app.deps.pool, itemId))?.result;
 }
 
 /** Whether the client has gone (the connection closed before the answer was sent). */
@@ -133,7 +126,10 @@ export default async function openAiRoutes(app: App): Promise<void> {
         created: unixNow(),
         model: answer.model,
         text: answer.text,
-        finishReason: finishReasonOf(await textResult(app, answer.generation_id, request.principal.teamId)),
+        // What the text item recorded: the native answer leaves out its finish reason.
+        finishReason: finishReasonOf(
+          await readFirstItemResult(app.deps.pool, answer.generation_id, request.principal.teamId),
+        ),
         usage: answer.usage,
       };
       reply.header('x-generation-id', answer.generation_id).header('x-credits-used', String(answer.credits_used));

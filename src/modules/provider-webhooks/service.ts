@@ -1,28 +1,12 @@
 import type { Deps } from '../../app-types.ts';
-import * as engineSql from '../../engine/sql.ts';
-import { isItemWebhookCredential, queuePoll, reportedOutput } from '../../engine/vendor.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { acceptVendorWebhook, refusedWebhook, type WebhookTarget } from '../../engine/index.ts';
+import { notFound } from '../../lib/errors.ts';
 import { type WebhookEvent, WebhookRejectedError } from '../../providers/types.ts';
 
-/** What the webhook URL we gave the vendor says: the item it serves and the item's credential. */
-export interface WebhookTarget {
-  item: string | undefined;
-  credential: string | undefined;
-}
-
-function refused(reason: string): AppError {
-  return new AppError('unauthorized', `Webhook refused: ${reason}`);
-}
-
 /**
- * Verifies a vendor's webhook and has the job's item looked at now: a poll job (replacing the one
- * waiting) reads the outcome from the vendor and records it once, whichever of the webhook and
- * the scheduled polls comes first. `target` is what the webhook URL names: an item and the
- * credential made for it when its job was sent. A webhook is believed for that item only: one
- * whose body names the job of another item, or whose URL has no valid credential for the item
- * of the job it names, is refused (401) and changes nothing. When the item's submit has not
- * recorded the vendor's answer yet, the item is marked and recording the answer polls at once. A
- * webhook for a job we do not know is acknowledged and ignored.
+ * Verifies a vendor's webhook by its provider's rules (a forged or unsigned one is refused, 401)
+ * and hands it to the engine, which believes it only for the item its URL names (see
+ * acceptVendorWebhook).
  */
 export async function handleProviderWebhook(
   deps: Pick<Deps, 'pool' | 'providers' | 'secrets'>,
@@ -37,30 +21,8 @@ export async function handleProviderWebhook(
   try {
     event = await provider.verifyWebhook(headers, rawBody);
   } catch (err) {
-    if (err instanceof WebhookRejectedError) throw refused(err.message);
+    if (err instanceof WebhookRejectedError) throw refusedWebhook(err.message);
     throw err;
   }
-  // The item the URL's credential speaks for, if it is a genuine one.
-  const { item, credential } = target;
-  if (item !== undefined && !(credential && isItemWebhookCredential(deps.secrets, providerId, item, credential))) {
-    throw refused('the URL does not carry the credential of the item it names');
-  }
-  const bound = (found: string | undefined) => {
-    if (found !== undefined && found !== item) {
-      throw refused("the job it reports is not the one of the item its URL's credential was made for");
-    }
-    return found;
-  };
-  const find = () => engineSql.selectItemByVendorRequest(deps.pool, providerId, event.vendorRequestId);
-  // Usually the submit's answer is recorded by now: one look-up. When it is not, the item is marked
-  // (recording the answer then polls at once); if that finds the answer recorded after all (the row
-  // lock orders the two), a second look-up, in a statement of its own, sees it.
-  let found = bound(await find());
-  if (!found && item) {
-    if (await engineSql.markEarlyWebhook(deps.pool, item, providerId)) return;
-    found = bound(await find());
-  }
-  // A verified result saves asking the vendor for it again.
-  const reported = event.result.kind === 'done' ? reportedOutput(event.result.output) : undefined;
-  if (found) await queuePoll(deps.pool, found, 0, reported);
+  await acceptVendorWebhook(deps.pool, deps.secrets, providerId, target, event);
 }

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { catalogRoutes } from '../../catalog/routes.ts';
 import { simulatorMayServe } from '../../config.ts';
-import { selectCoolingRoutes } from '../../engine/sql.ts';
+import { coolingRoutes } from '../../engine/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { redact } from '../../providers/policy.ts';
 import { routeKey } from '../../providers/registry.ts';
@@ -28,7 +28,7 @@ export async function listProviders(
 ): Promise<Static<typeof ProviderSummary>[]> {
   const [counts, cooling] = await Promise.all([
     sql.selectAttemptCounts(deps.pool, new Date(Date.now() - DAY_MS)),
-    selectCoolingRoutes(deps.pool),
+    coolingRoutes(deps.pool),
   ]);
   const configured = new Set(deps.providers.configured());
   const byProvider = new Map<string, Static<typeof ProviderSummary>['routes']>();

@@ -1,9 +1,7 @@
 import type pg from 'pg';
 import type { Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/pool.ts';
-import { addJob } from '../../db/sql.ts';
-import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK } from '../../engine/create.ts';
-import { wakeWaitingItems } from '../../engine/sql.ts';
+import { startWaitingItems } from '../../engine/index.ts';
 import type { EngineServices } from '../../engine/types.ts';
 import { notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -77,9 +75,7 @@ export async function setTeamCap(
   return withTransaction(pool, async (client) => {
     const row = await sql.updateTeamCap(client, teamId, cap);
     if (!row) throw notFound('Team', teamId);
-    for (const item of await wakeWaitingItems(client, teamId, services.teamMaxConcurrentItems)) {
-      await addJob(client, ITEM_TASK, { item_id: item }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
-    }
+    await startWaitingItems(client, teamId, services.teamMaxConcurrentItems);
     return toTeam(row);
   });
 }

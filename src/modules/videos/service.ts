@@ -5,9 +5,9 @@ import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
 import type { Upscaler } from '../../catalog/media-models.ts';
+import { teamHasGeneration } from '../../engine/index.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
-import { generationExists } from '../../engine/sql.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
@@ -154,7 +154,7 @@ export async function planLipsync(
   teamId: string,
 ): Promise<GenerationPlan> {
   const model = lookupModel(deps.media.lipsync, body.model, 'lipsync');
-  if (body.generation_id !== undefined && !(await generationExists(deps.pool, body.generation_id, teamId))) {
+  if (body.generation_id !== undefined && !(await teamHasGeneration(deps.pool, body.generation_id, teamId))) {
     throw notFound('Generation', body.generation_id);
   }
   const [video] = await Promise.all([

@@ -1,0 +1,93 @@
+/** Finishing items: the result stored, the item completed or failed, counted into its generation. */
+
+import type { Queryable } from '../../db/pool.ts';
+import type { GenerationStatus } from './history.ts';
+
+/** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
+export async function completeItem(db: Queryable, itemId: string, url: string, result: unknown): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
+       progress = 1, queue_position = null, updated_at = now()
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId, url, result === undefined ? null : JSON.stringify(result)],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Finishes an unfinished item as FAILED, once: the status guard lets only the first caller
+ * through, and it gets the price to give back. `refund` false keeps the charge (a cancel of work a
+ * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete.
+ */
+export async function failItem(
+  db: Queryable,
+  itemId: string,
+  error: string,
+  errorKind: string | null,
+  options: { refund: boolean; spareStoring: boolean } = { refund: true, spareStoring: false },
+): Promise<{ price: number; generation_id: string } | undefined> {
+  const { rows } = await db.query<{ price: number; generation_id: string }>(
+    `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = $4::boolean,
+       progress = null, queue_position = null, updated_at = now()
+     where id = $1::text and status in ('QUEUED', 'PROCESSING')
+       and not ($5::boolean and storing_result_at is not null)
+     returning price, generation_id`,
+    [itemId, error, errorKind, options.refund, options.spareStoring],
+  );
+  return rows[0];
+}
+
+/**
+ * Records that an item's result file is about to be stored under its key, while the item is still
+ * running; false when it has ended (cancelled, past its deadline): then nothing is to be stored.
+ */
+export async function markStoringResult(db: Queryable, itemId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update generation_items set storing_result_at = coalesce(storing_result_at, now())
+     where id = $1::text and status = 'PROCESSING'`,
+    [itemId],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export interface CountedGeneration {
+  team_id: string;
+  status: GenerationStatus;
+  webhook_url: string | null;
+  finished: boolean;
+}
+
+/**
+ * Counts one finished item into its generation under the generation's row lock; the generation
+ * becomes completed (some item completed) or failed (all failed) when its last item finishes.
+ */
+export async function countFinishedItem(
+  db: Queryable,
+  generationId: string,
+  completed: boolean,
+  refund: number,
+): Promise<CountedGeneration> {
+  const { rows } = await db.query<CountedGeneration>(
+    `update generations set
+       completed_items = completed_items + $2::int,
+       failed_items = failed_items + $3::int,
+       credits_refunded = credits_refunded + $4::bigint,
+       status = case
+         when completed_items + failed_items + 1 < total_items then 'processing'
+         when completed_items + $2::int > 0 then 'completed'
+         else 'failed' end,
+       completed_at = case when completed_items + failed_items + 1 >= total_items then now() end,
+       updated_at = now()
+     where id = $1::text
+     returning team_id, status, webhook_url, completed_at is not null as finished`,
+    [generationId, completed ? 1 : 0, completed ? 0 : 1, refund],
+  );
+  return rows[0] as CountedGeneration;
+}
+
+// Worker liveness.
+
+/** The size of an item's result file as stored (counted in its team's storage quota). */
+export async function recordResultBytes(db: Queryable, itemId: string, bytes: number): Promise<void> {
+  await db.query('update generation_items set result_bytes = $2::bigint where id = $1::text', [itemId, bytes]);
+}

@@ -1,0 +1,145 @@
+/** Accepting a generation: its row, its items' rows and their jobs, in the caller's transaction. */
+
+import type { Queryable } from '../../db/pool.ts';
+
+export interface GenerationInsert {
+  id: string;
+  teamId: string;
+  workspaceId: string | null;
+  operation: string;
+  model: string | null;
+  input: unknown;
+  creditsCharged: number;
+  totalItems: number;
+  estimatedSeconds: number;
+  webhookUrl: string | null;
+  /** Days its result files are kept (0: kept for good). */
+  retentionDays: number;
+  /** Storage keys of the copies of its input media (deleted with its results). */
+  inputKeys: string[];
+}
+
+export interface ItemInsert {
+  id: string;
+  position: number;
+  type: string;
+  model: string | null;
+  input: unknown;
+  price: number;
+  storageToken: string;
+}
+
+export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
+  const { rows } = await db.query<{ created_at: Date }>(
+    `insert into generations
+       (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url,
+        expires_at, input_keys)
+     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
+             case when $11::int > 0 then now() + make_interval(days => $11::int) end, $12::text[])
+     returning created_at`,
+    [
+      g.id,
+      g.teamId,
+      g.workspaceId,
+      g.operation,
+      g.model,
+      JSON.stringify(g.input),
+      g.creditsCharged,
+      g.totalItems,
+      g.estimatedSeconds,
+      g.webhookUrl,
+      g.retentionDays,
+      g.inputKeys,
+    ],
+  );
+  return (rows[0] as { created_at: Date }).created_at;
+}
+
+/** All items of a generation in one statement. */
+export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
+  await db.query(
+    `insert into generation_items (id, generation_id, position, type, model, input, price, storage_token)
+     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token
+     from jsonb_to_recordset($2::jsonb)
+       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text)`,
+    [
+      generationId,
+      JSON.stringify(
+        items.map((i) => ({
+          id: i.id,
+          position: i.position,
+          type: i.type,
+          model: i.model,
+          input: i.input,
+          price: i.price,
+          storage_token: i.storageToken,
+        })),
+      ),
+    ],
+  );
+}
+
+/**
+ * Queues one job per item of a generation, in the caller's transaction; `runAt` delays them (a
+ * synchronous request runs its items itself and leaves the jobs as a safety net).
+ */
+export async function addItemJobs(
+  db: Queryable,
+  task: string,
+  itemIds: string[],
+  maxAttempts: number,
+  runAt: Date | null = null,
+): Promise<void> {
+  await db.query(
+    `select graphile_worker.add_job($1::text, json_build_object('item_id', item_id), max_attempts => $3::int,
+       run_at => $4::timestamptz)
+     from unnest($2::text[]) as item_id`,
+    [task, itemIds, maxAttempts, runAt],
+  );
+}
+
+/** A team's generation as accepted, with its items' storage tokens (to finish it after a crash). */
+export async function selectAcceptedGeneration(
+  db: Queryable,
+  id: string,
+  teamId: string,
+): Promise<
+  | {
+      credits_charged: number;
+      estimated_seconds: number;
+      created_at: Date;
+      items: Array<{ id: string; storage_token: string }>;
+    }
+  | undefined
+> {
+  const { rows } = await db.query<{
+    credits_charged: number;
+    estimated_seconds: number;
+    created_at: Date;
+    items: Array<{ id: string; storage_token: string }>;
+  }>(
+    `select g.credits_charged, g.estimated_seconds::float8 as estimated_seconds, g.created_at,
+            (select json_agg(json_build_object('id', i.id, 'storage_token', i.storage_token) order by i.position)
+             from generation_items i where i.generation_id = g.id) as items
+     from generations g where g.id = $1::text and g.team_id = $2::text`,
+    [id, teamId],
+  );
+  return rows[0];
+}
+
+/**
+ * Holds, until the end of the caller's transaction, the lock the transaction accepting generation
+ * `id` takes first: whoever else takes it waits until that transaction has committed or rolled back.
+ */
+export async function lockGenerationId(db: Queryable, id: string): Promise<void> {
+  await db.query(`select pg_advisory_xact_lock(hashtextextended('generation:' || $1::text, 0))`, [id]);
+}
+
+/** Whether the team has a generation with this id (one primary-key probe). */
+export async function generationExists(db: Queryable, id: string, teamId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from generations where id = $1::text and team_id = $2::text', [
+    id,
+    teamId,
+  ]);
+  return (rowCount ?? 0) > 0;
+}

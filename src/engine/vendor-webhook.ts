@@ -1,0 +1,59 @@
+import type { Queryable } from '../db/pool.ts';
+import { AppError } from '../lib/errors.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+import type { WebhookEvent } from '../providers/types.ts';
+import { markEarlyWebhook, selectItemByVendorRequest } from './sql/attempts.ts';
+import { isItemWebhookCredential, queuePoll, reportedOutput } from './vendor.ts';
+
+/** What the webhook URL we gave the vendor says: the item it serves and the item's credential. */
+export interface WebhookTarget {
+  item: string | undefined;
+  credential: string | undefined;
+}
+
+/** A vendor's webhook the engine does not believe (401). */
+export function refusedWebhook(reason: string): AppError {
+  return new AppError('unauthorized', `Webhook refused: ${reason}`);
+}
+
+/**
+ * Has the item of a vendor's verified webhook looked at now: a poll job (replacing the one
+ * waiting) reads the outcome from the vendor and records it once, whichever of the webhook and
+ * the scheduled polls comes first. `target` is what the webhook URL names: an item and the
+ * credential made for it when its job was sent. A webhook is believed for that item only: one
+ * whose body names the job of another item, or whose URL has no valid credential for the item
+ * of the job it names, is refused (401) and changes nothing. When the item's submit has not
+ * recorded the vendor's answer yet, the item is marked and recording the answer polls at once. A
+ * webhook for a job we do not know is acknowledged and ignored.
+ */
+export async function acceptVendorWebhook(
+  db: Queryable,
+  secrets: Pick<SecretBox, 'mac'>,
+  providerId: string,
+  target: WebhookTarget,
+  event: WebhookEvent,
+): Promise<void> {
+  // The item the URL's credential speaks for, if it is a genuine one.
+  const { item, credential } = target;
+  if (item !== undefined && !(credential && isItemWebhookCredential(secrets, providerId, item, credential))) {
+    throw refusedWebhook('the URL does not carry the credential of the item it names');
+  }
+  const bound = (found: string | undefined) => {
+    if (found !== undefined && found !== item) {
+      throw refusedWebhook("the job it reports is not the one of the item its URL's credential was made for");
+    }
+    return found;
+  };
+  const find = () => selectItemByVendorRequest(db, providerId, event.vendorRequestId);
+  // Usually the submit's answer is recorded by now: one look-up. When it is not, the item is marked
+  // (recording the answer then polls at once); if that finds the answer recorded after all (the row
+  // lock orders the two), a second look-up, in a statement of its own, sees it.
+  let found = bound(await find());
+  if (!found && item) {
+    if (await markEarlyWebhook(db, item, providerId)) return;
+    found = bound(await find());
+  }
+  // A verified result saves asking the vendor for it again.
+  const reported = event.result.kind === 'done' ? reportedOutput(event.result.output) : undefined;
+  if (found) await queuePoll(db, found, 0, reported);
+}
