@@ -4,18 +4,8 @@ import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
-import type { ExecutionContext, Operation } from './types.ts';
+import type { ExecutionContext, Operation, RunOptions } from './types.ts';
 import { submitToVendor } from './vendor.ts';
-
-/** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
-export interface RunOptions {
-  mayRetry: boolean;
-  /**
-   * The deadline (epoch ms) of the synchronous request waiting for the item: a vendor's Retry-After
-   * is waited for only when the next try starts before it, and the item's next job carries it.
-   */
-  waitUntil?: number;
-}
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
 function holdLease(ctx: ExecutionContext, itemId: string): () => void {

@@ -171,6 +171,16 @@ export interface ExecutionContext {
   allowPrivateUrls: boolean;
 }
 
+/** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
+export interface RunOptions {
+  mayRetry: boolean;
+  /**
+   * The deadline (epoch ms) of the synchronous request waiting for the item: a vendor's Retry-After
+   * is waited for only when the next try starts before it, and the item's next job carries it.
+   */
+  waitUntil?: number;
+}
+
 /** One item as an operation (and the simulator) sees it. */
 export type ExecutableItem = WorkItem;
 
