@@ -1,10 +1,11 @@
 import { withTransaction } from '../db/pool.ts';
 import { ProviderError, type ProviderFile } from '../providers/types.ts';
+import { extensionForContentType } from '../storage/keys.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql.ts';
-import type { ExecutionContext, Operation, RunOptions } from './types.ts';
+import type { ExecutableItem, ExecutionContext, Operation, RunOptions } from './types.ts';
 import { submitToVendor } from './vendor.ts';
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
@@ -55,7 +56,6 @@ export async function runItem(
   if (claim.kind !== 'claimed') return;
   const item = claim.item;
   const operation = operations[item.operation];
-  const simulate = ctx.simulations[item.operation];
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   if (!operation) {
     await finish({ ok: false, error: `No executor for operation ${item.operation}` });
@@ -84,10 +84,6 @@ export async function runItem(
   }
   // No configured vendor serves it: the simulator does, where the operator lets it stand in for
   // the model (checked at accept too; the configuration may have changed since).
-  if (!simulate) {
-    await finish({ ok: false, error: `No provider serves operation ${item.operation}` });
-    return;
-  }
   if (!isOwnWork(operation, input, work)) {
     if (!simulatorMayMake(ctx, item.operation, input)) {
       const refusal = modelUnavailable(listedModelOf(item.operation, input), 'its credits were refunded');
@@ -99,7 +95,7 @@ export async function runItem(
   const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;
   try {
-    file = await simulate(ctx, input);
+    file = await simulatedFile(ctx, item.operation, input, `${item.id}-${item.attempts}`);
   } catch (err) {
     releaseLease();
     const retryable = !(err instanceof ProviderError) || err.retryable;
@@ -125,4 +121,29 @@ export async function runItem(
   } finally {
     releaseLease();
   }
+}
+
+/**
+ * The simulator's file for an item of `operation`, asked of it as of any provider: its submit
+ * answers at once with the file's bytes; a failure is the ProviderError it throws.
+ */
+export async function simulatedFile(
+  ctx: ExecutionContext,
+  operation: string,
+  item: ExecutableItem,
+  idempotencyKey: string,
+): Promise<ProviderFile> {
+  const result = await ctx.simulator.submit({
+    endpoint: operation,
+    input: {},
+    idempotencyKey,
+    signal: ctx.signal,
+    item,
+  });
+  const file = result.kind === 'done' ? result.output.files[0] : undefined;
+  const extension = file && 'data' in file ? (file.extension ?? extensionForContentType(file.contentType)) : undefined;
+  if (!file || !('data' in file) || result.kind !== 'done' || !extension) {
+    throw new ProviderError('The simulator answered no file', false, { kind: 'internal' });
+  }
+  return { ...file, extension, metadata: result.output.metadata, actualCredits: result.output.actualCredits };
 }

@@ -1,5 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProviderError } from '../types.ts';
+import { ProviderError, type ProviderFile, type WorkItem } from '../types.ts';
+
+/** What a simulator run is given besides its item. */
+export interface SimulatorContext {
+  /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
+  fetchMedia(url: string): Promise<Buffer>;
+  /** Latency added to every simulated call. */
+  simulatorDelayMs: number;
+  signal: AbortSignal;
+}
+
+/** The simulator's run of one operation's item: its result file; throws ProviderError on failure. */
+export type Simulation = (ctx: SimulatorContext, item: WorkItem) => Promise<ProviderFile>;
 
 const FAIL_ALL = '[simulate:fail]';
 const FAIL_ITEM = /\[simulate:fail:(\d+)\]/g;

@@ -3,8 +3,8 @@
 import sharp from 'sharp';
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
 import { type EditInput, type FaceInput, type GenerateInput, seedOf } from '../../../modules/images/inputs.ts';
-import { ProviderError, type Simulation, type SimulatorContext } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { ProviderError } from '../../types.ts';
+import { type Simulation, type SimulatorContext, simulateProviderCall } from '../common.ts';
 import { renderImage } from '../images.ts';
 
 async function fetchAll(ctx: SimulatorContext, urls: string[]): Promise<Buffer[]> {

@@ -1,8 +1,7 @@
 // The simulator's 3D models.
 
 import type { Model3dInput } from '../../../modules/models3d/inputs.ts';
-import type { Simulation } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall } from '../common.ts';
 import { renderGlb } from '../model3d.ts';
 
 const generate: Simulation = async (ctx, item) => {

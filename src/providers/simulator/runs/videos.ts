@@ -10,9 +10,9 @@ import type {
   UpscaleInput,
   VideoGenerateInput,
 } from '../../../modules/videos/inputs.ts';
-import type { Simulation, WorkItem } from '../../types.ts';
+import type { WorkItem } from '../../types.ts';
 import { renderMusic } from '../audio.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall } from '../common.ts';
 import { renderImage } from '../images.ts';
 import { synthesizeSpeech } from '../speech.ts';
 import {

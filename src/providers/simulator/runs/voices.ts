@@ -1,8 +1,7 @@
 // The simulator's voices (cloned or designed) and their previews.
 
 import type { VoiceInput } from '../../../modules/voices/inputs.ts';
-import type { Simulation } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall } from '../common.ts';
 import { synthesizeSpeech, voiceFromDescription, voiceFromSample } from '../speech.ts';
 
 const PREVIEW_TEXT =
