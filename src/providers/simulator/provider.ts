@@ -15,17 +15,10 @@ export interface SimulatorSettings {
   fetchMedia(url: string): Promise<Buffer>;
 }
 
-/** Whether the simulator has a run for `endpoint` (an operation's name). */
-export function simulatorServes(endpoint: string): boolean {
-  return Object.hasOwn(simulations, endpoint);
-}
-
 /** The simulator as a provider: its endpoints are the operations it can run, its answers immediate. */
 export function createSimulatorProvider(settings: SimulatorSettings): Provider {
   return {
     id: SIMULATOR_PROVIDER_ID,
-    // Nothing is left running: a submit sent again makes the same file again.
-    idempotentSubmit: true,
     async submit(request: SubmitRequest): Promise<SubmitResult> {
       const run = Object.hasOwn(simulations, request.endpoint) ? simulations[request.endpoint] : undefined;
       if (!run || !request.item) {
