@@ -1,5 +1,5 @@
 import { withTransaction } from '../db/pool.ts';
-import { ProviderError, type ProviderFile } from '../providers/types.ts';
+import { ProviderError, type ProviderFile, type VendorRequest } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
@@ -95,7 +95,7 @@ export async function runItem(
   const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;
   try {
-    file = await simulatedFile(ctx, item.operation, input, `${item.id}-${item.attempts}`);
+    file = await simulatedFile(ctx, item.operation, input, work?.request, `${item.id}-${item.attempts}`);
   } catch (err) {
     releaseLease();
     const retryable = !(err instanceof ProviderError) || err.retryable;
@@ -124,13 +124,15 @@ export async function runItem(
 }
 
 /**
- * The simulator's file for an item of `operation`, asked of it as of any provider: its submit
- * answers at once with the file's bytes; a failure is the ProviderError it throws.
+ * The simulator's file for an item of `operation`, asked of it as of any provider (with the request
+ * the operation makes for vendors, when it makes one): its submit answers at once with the file's
+ * bytes; a failure is the ProviderError it throws.
  */
 export async function simulatedFile(
   ctx: ExecutionContext,
   operation: string,
   item: ExecutableItem,
+  request: VendorRequest | undefined,
   idempotencyKey: string,
 ): Promise<ProviderFile> {
   const result = await ctx.simulator.submit({
@@ -139,6 +141,7 @@ export async function simulatedFile(
     idempotencyKey,
     signal: ctx.signal,
     item,
+    request,
   });
   const file = result.kind === 'done' ? result.output.files[0] : undefined;
   const extension = file && 'data' in file ? (file.extension ?? extensionForContentType(file.contentType)) : undefined;

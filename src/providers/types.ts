@@ -146,6 +146,8 @@ export interface ImageRequest {
   /** Reference images (image-to-image), as URLs the vendor can fetch. */
   references: string[];
   lora: { url: string; type: string } | null;
+  /** The camera look of an influencer image ('pro', 'smartphone'), when one was asked for. */
+  cameraStyle?: string | null;
 }
 
 /** A LoRA for a video model (Wan 2.2 A14B has two transformers: `high` noise and `low`). */
@@ -386,6 +388,8 @@ export interface SubmitRequest {
   signal?: AbortSignal;
   /** The item the work is for: what a provider that makes the work itself (the simulator) reads. */
   item?: WorkItem;
+  /** The request in the service's own terms, for a provider that reads it as it is (the simulator). */
+  request?: VendorRequest;
 }
 
 export type SubmitResult =

@@ -145,5 +145,11 @@ export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, spee
     }
   }
   if (failed) throw failed;
-  return simulatedFile(ctx, 'speech.tts', { ...item, type: 'audio', request: speech }, `${item.id}-speech-simulator`);
+  return simulatedFile(
+    ctx,
+    'speech.tts',
+    { ...item, type: 'audio', request: speech },
+    work?.request,
+    `${item.id}-speech-simulator`,
+  );
 }

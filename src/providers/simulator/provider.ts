@@ -29,7 +29,7 @@ export function createSimulatorProvider(settings: SimulatorSettings): Provider {
         simulatorDelayMs: settings.delayMs,
         signal: request.signal ?? new AbortController().signal,
       };
-      const { metadata, actualCredits, ...file } = await run(context, request.item);
+      const { metadata, actualCredits, ...file } = await run(context, request.item, request.request);
       return { kind: 'done', output: { files: [file], metadata: metadata ?? {}, actualCredits } };
     },
     // Every submit answers at once: there is never a job to ask about.
