@@ -334,6 +334,8 @@ export interface VoiceRequest {
   description: string | null;
   /** The recording to clone (a URL the service fetches under its outbound policy); null for a design. */
   sampleUrl: string | null;
+  /** Our id of the voice being made (what the service's own voice of a description is drawn from). */
+  voiceId?: string;
 }
 
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
