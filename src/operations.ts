@@ -13,7 +13,7 @@ import { speechOperations } from './modules/speech/operations.ts';
 import { textOperations } from './modules/text/operations.ts';
 import { videoOperations } from './modules/videos/operations.ts';
 import { voiceOperations } from './modules/voices/operations.ts';
-import { simulations } from './providers/simulator/runs/index.ts';
+import { createSimulatorProvider } from './providers/simulator/provider.ts';
 
 /** Every operation the service runs, by name (a generation row's `operation`). */
 export const operations: Record<string, Operation> = {
@@ -40,6 +40,7 @@ export function vendorsCanReach(publicBaseUrl: string, allowPrivateUrls: boolean
 
 /** What operations run with, in a worker or (for synchronous endpoints) in the API process. */
 export function executionContext(deps: Deps, signal: AbortSignal): ExecutionContext {
+  const fetchMedia = createMediaFetcher(deps.storage, deps.mediaSigner, deps.config.allowPrivateUrls);
   return {
     pool: deps.pool,
     services: deps.engine,
@@ -47,12 +48,11 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     mediaSigner: deps.mediaSigner,
     catalog: deps.catalog,
     media: deps.media,
-    fetchMedia: createMediaFetcher(deps.storage, deps.mediaSigner, deps.config.allowPrivateUrls),
-    simulatorDelayMs: deps.config.simulatorDelayMs,
+    fetchMedia,
     signal,
     itemPolicy: deps.config.items,
     providers: deps.providers,
-    simulations,
+    simulator: createSimulatorProvider({ delayMs: deps.config.simulatorDelayMs, fetchMedia }),
     simulatorMayServe: (kind, model) => simulatorMayServe(deps.config.providers.simulator, kind, model),
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,

@@ -1,21 +1,12 @@
 import { withTransaction } from '../db/pool.ts';
-import { ProviderError, type ProviderFile } from '../providers/types.ts';
+import { ProviderError, type ProviderFile, type VendorRequest } from '../providers/types.ts';
+import { extensionForContentType } from '../storage/keys.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import * as sql from './sql/index.ts';
-import type { ExecutionContext, Operation } from './types.ts';
+import type { ExecutableItem, ExecutionContext, Operation, RunOptions } from './types.ts';
 import { submitToVendor } from './vendor.ts';
-
-/** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
-export interface RunOptions {
-  mayRetry: boolean;
-  /**
-   * The deadline (epoch ms) of the synchronous request waiting for the item: a vendor's Retry-After
-   * is waited for only when the next try starts before it, and the item's next job carries it.
-   */
-  waitUntil?: number;
-}
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
 function holdLease(ctx: ExecutionContext, itemId: string): () => void {
@@ -65,7 +56,6 @@ export async function runItem(
   if (claim.kind !== 'claimed') return;
   const item = claim.item;
   const operation = operations[item.operation];
-  const simulate = ctx.simulations[item.operation];
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   if (!operation) {
     await finish({ ok: false, error: `No executor for operation ${item.operation}` });
@@ -94,10 +84,6 @@ export async function runItem(
   }
   // No configured vendor serves it: the simulator does, where the operator lets it stand in for
   // the model (checked at accept too; the configuration may have changed since).
-  if (!simulate) {
-    await finish({ ok: false, error: `No provider serves operation ${item.operation}` });
-    return;
-  }
   if (!isOwnWork(operation, input, work)) {
     if (!simulatorMayMake(ctx, item.operation, input)) {
       const refusal = modelUnavailable(listedModelOf(item.operation, input), 'its credits were refunded');
@@ -109,7 +95,7 @@ export async function runItem(
   const releaseLease = holdLease(ctx, item.id);
   let file: ProviderFile;
   try {
-    file = await simulate(ctx, input);
+    file = await simulatedFile(ctx, item.operation, input, work?.request, `${item.id}-${item.attempts}`);
   } catch (err) {
     releaseLease();
     const retryable = !(err instanceof ProviderError) || err.retryable;
@@ -135,4 +121,32 @@ export async function runItem(
   } finally {
     releaseLease();
   }
+}
+
+/**
+ * The simulator's file for an item of `operation`, asked of it as of any provider (with the request
+ * the operation makes for vendors, when it makes one): its submit answers at once with the file's
+ * bytes; a failure is the ProviderError it throws.
+ */
+export async function simulatedFile(
+  ctx: ExecutionContext,
+  operation: string,
+  item: ExecutableItem,
+  request: VendorRequest | undefined,
+  idempotencyKey: string,
+): Promise<ProviderFile> {
+  const result = await ctx.simulator.submit({
+    endpoint: operation,
+    input: {},
+    idempotencyKey,
+    signal: ctx.signal,
+    item,
+    request,
+  });
+  const file = result.kind === 'done' ? result.output.files[0] : undefined;
+  const extension = file && 'data' in file ? (file.extension ?? extensionForContentType(file.contentType)) : undefined;
+  if (!file || !('data' in file) || result.kind !== 'done' || !extension) {
+    throw new ProviderError('The simulator answered no file', false, { kind: 'internal' });
+  }
+  return { ...file, extension, metadata: result.output.metadata, actualCredits: result.output.actualCredits };
 }

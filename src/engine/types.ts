@@ -5,7 +5,7 @@ import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { ProviderFile, ProviderOutput, Simulation, VendorRequest, WorkItem } from '../providers/types.ts';
+import type { Provider, ProviderFile, ProviderOutput, VendorRequest, WorkItem } from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -152,14 +152,16 @@ export interface ExecutionContext {
   media: MediaCatalog;
   /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
   fetchMedia(url: string): Promise<Buffer>;
-  simulatorDelayMs: number;
   signal: AbortSignal;
   /** Retries, leases and interruptions of the items this process runs. */
   itemPolicy: ItemPolicy;
   /** The configured vendors and the route each item takes. */
   providers: ProviderRegistry;
-  /** The simulator's runs by operation: what serves an item no configured vendor does. */
-  simulations: Readonly<Record<string, Simulation>>;
+  /**
+   * The simulator, as a provider whose endpoints are the operations: what serves an item no
+   * configured vendor does.
+   */
+  simulator: Provider;
   /**
    * Whether the simulator may stand in for the model `model` of the model list's kind `kind` when
    * no configured vendor serves it (PROVIDERS, SIMULATOR_MODELS, the local start).
@@ -179,6 +181,16 @@ export interface ExecutionContext {
   /** The origins a provider's result URLs may come from without being public. */
   trustedOriginsOf(providerId: string): string[];
   allowPrivateUrls: boolean;
+}
+
+/** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
+export interface RunOptions {
+  mayRetry: boolean;
+  /**
+   * The deadline (epoch ms) of the synchronous request waiting for the item: a vendor's Retry-After
+   * is waited for only when the next try starts before it, and the item's next job carries it.
+   */
+  waitUntil?: number;
 }
 
 /** One item as an operation (and the simulator) sees it. */

@@ -20,9 +20,8 @@ import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { signInputUrls } from './inputs.ts';
-import type { RunOptions } from './run-item.ts';
 import * as sql from './sql/index.ts';
-import type { ExecutionContext, Operation, VendorWork } from './types.ts';
+import type { ExecutionContext, Operation, RunOptions, VendorWork } from './types.ts';
 
 /** Attempts of one poll job (network errors on the way to the vendor are retried by the queue). */
 export const VENDOR_POLL_MAX_ATTEMPTS = 25;

@@ -5,17 +5,28 @@ import { ProviderError, type VendorRequest } from './types.ts';
 /** Turns a provider-neutral request into one endpoint's input. */
 export type Mapping = (request: VendorRequest) => Record<string, unknown>;
 
+/**
+ * `request` as a request of `kind`; a request of another kind (or none) is a mistake of ours, not
+ * the user's: refused as internal, `reader` named.
+ */
+export function requestOfKind<K extends VendorRequest['kind']>(
+  request: VendorRequest | undefined,
+  kind: K,
+  reader: string,
+): Extract<VendorRequest, { kind: K }> {
+  if (request?.kind !== kind) {
+    const given = request ? `a ${request.kind} request` : 'no request';
+    throw new ProviderError(`${reader} was given ${given}`, false, { kind: 'internal' });
+  }
+  return request as Extract<VendorRequest, { kind: K }>;
+}
+
 /** A mapping of the requests of one kind. */
 export function mappingFor<K extends VendorRequest['kind']>(
   kind: K,
   map: (request: Extract<VendorRequest, { kind: K }>) => Record<string, unknown>,
 ): Mapping {
-  return (request) => {
-    if (request.kind !== kind) {
-      throw new ProviderError(`A ${kind} mapping was given a ${request.kind} request`, false, { kind: 'internal' });
-    }
-    return map(request as Extract<VendorRequest, { kind: K }>);
-  };
+  return (request) => map(requestOfKind(request, kind, `A ${kind} mapping`));
 }
 
 /** `{seed}` when the request has one: without, the vendor draws its own (no fixed seed is sent). */

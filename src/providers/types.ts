@@ -31,18 +31,6 @@ export interface WorkItem {
   attempt: number;
 }
 
-/** What the simulator is given to run an item. */
-export interface SimulatorContext {
-  /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
-  fetchMedia(url: string): Promise<Buffer>;
-  /** Latency added to every simulated call. */
-  simulatorDelayMs: number;
-  signal: AbortSignal;
-}
-
-/** The simulator's run of one operation's item: its result file; throws ProviderError on failure. */
-export type Simulation = (ctx: SimulatorContext, item: WorkItem) => Promise<ProviderFile>;
-
 /** What went wrong at a provider, in terms the failure policy acts on. */
 export type ProviderErrorKind =
   | 'invalid_input'
@@ -113,7 +101,15 @@ export type OutputFile =
       /** Headers the file's URL needs (a self-hosted vendor behind an authenticating proxy). */
       headers?: Record<string, string>;
     }
-  | { data: Buffer; contentType: string };
+  | {
+      data: Buffer;
+      contentType: string;
+      /** What a provider that makes the file itself knows of it (the simulator). */
+      extension?: string;
+      width?: number;
+      height?: number;
+      durationSeconds?: number;
+    };
 
 /** What a vendor answered for one unit of work. */
 export interface ProviderOutput {
@@ -122,6 +118,8 @@ export interface ProviderOutput {
   metadata: Record<string, unknown>;
   /** What the vendor says the work cost, when it says (in its currency, as given). */
   vendorCost?: number;
+  /** What the work really cost in credits, when the provider knows it (the simulator's text). */
+  actualCredits?: number;
 }
 
 /**
@@ -148,6 +146,8 @@ export interface ImageRequest {
   /** Reference images (image-to-image), as URLs the vendor can fetch. */
   references: string[];
   lora: { url: string; type: string } | null;
+  /** The camera look of an influencer image ('pro', 'smartphone'), when one was asked for. */
+  cameraStyle?: string | null;
 }
 
 /** A LoRA for a video model (Wan 2.2 A14B has two transformers: `high` noise and `low`). */
@@ -334,6 +334,8 @@ export interface VoiceRequest {
   description: string | null;
   /** The recording to clone (a URL the service fetches under its outbound policy); null for a design. */
   sampleUrl: string | null;
+  /** Our id of the voice being made (what the service's own voice of a description is drawn from). */
+  voiceId?: string;
 }
 
 /** What an item asks of a vendor, in the service's own terms; a route's mapping reads one kind. */
@@ -386,6 +388,10 @@ export interface SubmitRequest {
    */
   holdS?: number;
   signal?: AbortSignal;
+  /** The item the work is for: what a provider that makes the work itself (the simulator) reads. */
+  item?: WorkItem;
+  /** The request in the service's own terms, for a provider that reads it as it is (the simulator). */
+  request?: VendorRequest;
 }
 
 export type SubmitResult =

@@ -22,6 +22,7 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorW
       seed: seedOf(item),
       references: req.references,
       lora: req.lora,
+      cameraStyle: req.camera_style ?? null,
     },
     expects: 'image',
   };

@@ -5,6 +5,7 @@
 import type { ModelRoute } from '../../catalog/models.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_CONTENT_TYPES, TTS_PCM_SAMPLE_RATE, type TtsFormat } from '../../catalog/voices.ts';
+import { simulatedFile } from '../../engine/run-item.ts';
 import type { ExecutableItem, ExecutionContext, VendorWork } from '../../engine/types.ts';
 import { convertAudio } from '../../lib/audio.ts';
 import { safeFetch } from '../../lib/safe-fetch.ts';
@@ -144,7 +145,11 @@ export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, spee
     }
   }
   if (failed) throw failed;
-  const speak = ctx.simulations['speech.tts'];
-  if (!speak) throw new ProviderError('No speech is available to voice this item', false);
-  return speak(ctx, { ...item, type: 'audio', request: speech });
+  return simulatedFile(
+    ctx,
+    'speech.tts',
+    { ...item, type: 'audio', request: speech },
+    work?.request,
+    `${item.id}-speech-simulator`,
+  );
 }

@@ -19,6 +19,7 @@ const voiceForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWor
       name: r.name,
       description: r.description,
       sampleUrl: r.audio_url,
+      voiceId: r.voice_id,
     },
     expects: 'audio',
   };

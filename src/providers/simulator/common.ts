@@ -1,5 +1,33 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProviderError } from '../types.ts';
+import { requestOfKind } from '../mapping.ts';
+import { ProviderError, type ProviderFile, type VendorRequest, type WorkItem } from '../types.ts';
+
+/** What a simulator run is given besides its item. */
+export interface SimulatorContext {
+  /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
+  fetchMedia(url: string): Promise<Buffer>;
+  /** Latency added to every simulated call. */
+  simulatorDelayMs: number;
+  signal: AbortSignal;
+}
+
+/**
+ * The simulator's run of one operation's item, given the request its operation makes for vendors
+ * (when it makes one): its result file; throws ProviderError on failure.
+ */
+export type Simulation = (
+  ctx: SimulatorContext,
+  item: WorkItem,
+  request: VendorRequest | undefined,
+) => Promise<ProviderFile>;
+
+/** The simulator's run of an operation whose items its operation describes in a request of `kind`. */
+export function simulationFor<K extends VendorRequest['kind']>(
+  kind: K,
+  run: (ctx: SimulatorContext, item: WorkItem, request: Extract<VendorRequest, { kind: K }>) => Promise<ProviderFile>,
+): Simulation {
+  return (ctx, item, request) => run(ctx, item, requestOfKind(request, kind, `The simulator's ${kind} run`));
+}
 
 const FAIL_ALL = '[simulate:fail]';
 const FAIL_ITEM = /\[simulate:fail:(\d+)\]/g;

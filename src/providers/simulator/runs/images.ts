@@ -2,37 +2,34 @@
 // prompt (and the references, LoRA and camera style when given), deterministic by seed.
 import sharp from 'sharp';
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
-import { type EditInput, type FaceInput, type GenerateInput, seedOf } from '../../../modules/images/inputs.ts';
-import { ProviderError, type Simulation, type SimulatorContext } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { ProviderError } from '../../types.ts';
+import { type Simulation, type SimulatorContext, simulateProviderCall, simulationFor } from '../common.ts';
 import { renderImage } from '../images.ts';
 
 async function fetchAll(ctx: SimulatorContext, urls: string[]): Promise<Buffer[]> {
   return Promise.all(urls.map((url) => ctx.fetchMedia(url)));
 }
 
-const generate: Simulation = async (ctx, item) => {
-  const req = item.request as GenerateInput;
+const generate = simulationFor('image', async (ctx, item, req) => {
   await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
   const references = await fetchAll(ctx, req.references);
-  const { width, height } = dimensionsFor(req.aspect_ratio);
+  const { width, height } = req.size ?? dimensionsFor(req.aspectRatio);
   return renderImage({
     prompt: req.prompt,
-    negativePrompt: req.negative_prompt ?? undefined,
-    seed: seedOf(item),
+    negativePrompt: req.negativePrompt ?? undefined,
+    seed: req.seed,
     width,
     height,
     model: item.model ?? '',
     steps: req.steps,
     references,
     variant:
-      [req.lora ? `lora:${req.lora.type}:${req.lora.url}` : '', req.camera_style ?? ''].filter(Boolean).join('|') ||
+      [req.lora ? `lora:${req.lora.type}:${req.lora.url}` : '', req.cameraStyle ?? ''].filter(Boolean).join('|') ||
       undefined,
   });
-};
+});
 
-const edit: Simulation = async (ctx, item) => {
-  const req = item.request as EditInput;
+const edit = simulationFor('image', async (ctx, item, req) => {
   await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
   const references = await fetchAll(ctx, req.references);
   let size = req.size;
@@ -48,28 +45,28 @@ const edit: Simulation = async (ctx, item) => {
   }
   return renderImage({
     prompt: req.prompt,
-    seed: seedOf(item),
+    seed: req.seed,
     width: size.width,
     height: size.height,
     model: item.model ?? '',
     references,
   });
-};
+});
 
-const face: Simulation = async (ctx, item) => {
-  const req = item.request as FaceInput;
+/** A portrait: the request's prompt already names the traits. */
+const face = simulationFor('image', async (ctx, item, req) => {
   await simulateProviderCall([req.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
-  const { width, height } = dimensionsFor('1:1');
+  const { width, height } = req.size ?? dimensionsFor('1:1');
   return renderImage({
-    prompt: [req.prompt, ...req.traits].join(', '),
-    negativePrompt: req.negative_prompt ?? undefined,
-    seed: seedOf(item),
+    prompt: req.prompt,
+    negativePrompt: req.negativePrompt ?? undefined,
+    seed: req.seed,
     width,
     height,
     model: item.model ?? '',
     variant: 'face',
   });
-};
+});
 
 /** The simulator's runs of the image operations. */
 export const imageSimulations: Record<string, Simulation> = {

@@ -1,6 +1,6 @@
 // The simulator as a provider: a run for every operation, serving whatever no configured vendor
 // does (everything with PROVIDERS=simulator). Only the composition root wires it in.
-import type { Simulation } from '../../types.ts';
+import type { Simulation } from '../common.ts';
 import { imageSimulations } from './images.ts';
 import { influencerSimulations } from './influencers.ts';
 import { model3dSimulations } from './models3d.ts';

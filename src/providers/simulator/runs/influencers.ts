@@ -3,8 +3,7 @@
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
 import type { TrainInput, VideoInput } from '../../../modules/influencers/inputs.ts';
-import type { Simulation, SimulatorContext } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, type SimulatorContext, simulateProviderCall } from '../common.ts';
 import { renderImage } from '../images.ts';
 import { synthesizeSpeech } from '../speech.ts';
 import { renderVideo, videoDimensions } from '../video.ts';

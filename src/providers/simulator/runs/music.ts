@@ -1,7 +1,6 @@
 import type { MusicInput } from '../../../modules/music/inputs.ts';
-import type { Simulation } from '../../types.ts';
 import { renderMusic } from '../audio.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall } from '../common.ts';
 
 const generate: Simulation = async (ctx, item) => {
   const r = item.request as MusicInput;

@@ -1,6 +1,5 @@
 import type { TtsInput } from '../../../modules/speech/inputs.ts';
-import type { Simulation } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall } from '../common.ts';
 import { synthesizeSpeech } from '../speech.ts';
 
 const tts: Simulation = async (ctx, item) => {

@@ -1,8 +1,7 @@
 // The simulator's text.
 import { tokenCredits } from '../../../lib/tokens.ts';
 import type { TextInput } from '../../../modules/text/inputs.ts';
-import type { Simulation } from '../../types.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall } from '../common.ts';
 import { generateText } from '../text.ts';
 
 const generate: Simulation = async (ctx, item) => {

@@ -2,17 +2,14 @@
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
 import { probeMedia } from '../../../lib/ffmpeg.ts';
 import type {
-  LipsyncInput,
   LoraInput,
-  MotionInput,
   ReferenceInput,
   TalkingHeadInput,
-  UpscaleInput,
   VideoGenerateInput,
 } from '../../../modules/videos/inputs.ts';
-import type { Simulation, WorkItem } from '../../types.ts';
+import type { WorkItem } from '../../types.ts';
 import { renderMusic } from '../audio.ts';
-import { simulateProviderCall } from '../common.ts';
+import { type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 import { renderImage } from '../images.ts';
 import { synthesizeSpeech } from '../speech.ts';
 import {
@@ -66,23 +63,21 @@ const generate: Simulation = async (ctx, item) => {
   });
 };
 
-const lipsync: Simulation = async (ctx, item) => {
-  const r = item.request as LipsyncInput;
+const lipsync = simulationFor('lipsync', async (ctx, _item, r) => {
   await simulateProviderCall([], ctx.simulatorDelayMs, ctx.signal);
-  const [video, audio] = await Promise.all([ctx.fetchMedia(r.video_url), ctx.fetchMedia(r.audio_url)]);
+  const [video, audio] = await Promise.all([ctx.fetchMedia(r.videoUrl), ctx.fetchMedia(r.audioUrl)]);
   return replaceAudio(video, audio);
-};
+});
 
-const motion: Simulation = async (ctx, item) => {
-  const r = item.request as MotionInput;
+const motion = simulationFor('motion', async (ctx, _item, r) => {
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
-  const [reference, image] = await Promise.all([ctx.fetchMedia(r.video_url), ctx.fetchMedia(r.image_url)]);
+  const [reference, image] = await Promise.all([ctx.fetchMedia(r.videoUrl), ctx.fetchMedia(r.imageUrl)]);
   const probe = await probeMedia(reference);
   // Even dimensions for H.264, at most 1080 on the long side.
   const scale = Math.min(1, 1080 / Math.max(probe.width ?? 720, probe.height ?? 720));
   const even = (n: number) => Math.max(2, Math.round((n * scale) / 2) * 2);
   return transferMotion(reference, image, { width: even(probe.width ?? 720), height: even(probe.height ?? 720) });
-};
+});
 
 const reference: Simulation = async (ctx, item) => {
   const r = item.request as ReferenceInput;
@@ -157,15 +152,11 @@ const talkingHead: Simulation = async (ctx, item) => {
   return talkingHeadVideo(image, audio, { width, height, fps: 25, maxDurationSeconds: r.duration });
 };
 
-const upscale: Simulation = async (ctx, item) => {
-  const r = item.request as UpscaleInput;
+const upscale = simulationFor('upscale', async (ctx, _item, r) => {
   await simulateProviderCall([], ctx.simulatorDelayMs, ctx.signal);
-  const video = await ctx.fetchMedia(r.video_url);
-  return upscaleVideo(video, {
-    factor: r.factor,
-    targetFps: typeof r.target_fps === 'number' ? r.target_fps : undefined,
-  });
-};
+  const video = await ctx.fetchMedia(r.videoUrl);
+  return upscaleVideo(video, { factor: r.factor, targetFps: r.targetFps ?? undefined });
+});
 
 const lora: Simulation = async (ctx, item) => {
   const r = item.request as LoraInput;
