@@ -3,6 +3,7 @@ import { ProviderError, type ProviderFile } from '../providers/types.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
+import { requestMismatch } from './operation.ts';
 import * as sql from './sql.ts';
 import type { ExecutionContext, Operation } from './types.ts';
 import { submitToVendor } from './vendor.ts';
@@ -69,6 +70,12 @@ export async function runItem(
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   if (!operation) {
     await finish({ ok: false, error: `No executor for operation ${item.operation}` });
+    return;
+  }
+  // The stored request is checked once, here: the operation's steps read it as its schema says.
+  const mismatch = requestMismatch(operation, item);
+  if (mismatch) {
+    await finish(mismatch);
     return;
   }
   const interruptions = item.attempts - 1 - item.failures;

@@ -5,16 +5,24 @@ import { ProviderError, type VendorRequest } from './types.ts';
 /** Turns a provider-neutral request into one endpoint's input. */
 export type Mapping = (request: VendorRequest) => Record<string, unknown>;
 
+/** A request of one kind. */
+type RequestOf<K extends VendorRequest['kind']> = Extract<VendorRequest, { kind: K }>;
+
+/** Whether `request` is of `kind` (a check TypeScript does not draw from a generic kind by itself). */
+function isOfKind<K extends VendorRequest['kind']>(request: VendorRequest, kind: K): request is RequestOf<K> {
+  return request.kind === kind;
+}
+
 /** A mapping of the requests of one kind. */
 export function mappingFor<K extends VendorRequest['kind']>(
   kind: K,
-  map: (request: Extract<VendorRequest, { kind: K }>) => Record<string, unknown>,
+  map: (request: RequestOf<K>) => Record<string, unknown>,
 ): Mapping {
   return (request) => {
-    if (request.kind !== kind) {
+    if (!isOfKind(request, kind)) {
       throw new ProviderError(`A ${kind} mapping was given a ${request.kind} request`, false, { kind: 'internal' });
     }
-    return map(request as Extract<VendorRequest, { kind: K }>);
+    return map(request);
   };
 }
 

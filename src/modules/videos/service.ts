@@ -7,6 +7,15 @@ import { lookupModel } from '../../catalog/lookup.ts';
 import type { Upscaler } from '../../catalog/media-models.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
+import {
+  VIDEO_GENERATE,
+  VIDEO_LIPSYNC,
+  VIDEO_LORA,
+  VIDEO_MOTION,
+  VIDEO_REFERENCE,
+  VIDEO_TALKING_HEAD,
+  VIDEO_UPSCALE,
+} from '../../engine/operation-names.ts';
 import { generationExists } from '../../engine/sql.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
@@ -66,7 +75,7 @@ export function upscalePlan(
   price: number,
 ): GenerationPlan {
   return {
-    operation: 'video.upscale',
+    operation: VIDEO_UPSCALE,
     model: model.id,
     input: { video_url: videoUrl, ...input } satisfies UpscaleInput,
     items: [{ type: 'video', price }],
@@ -129,7 +138,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
     family = { provider: known.id, quality, remove_watermark: removeWatermark };
   }
   return {
-    operation: 'video.generate',
+    operation: VIDEO_GENERATE,
     model: model.id,
     input: {
       prompt: body.prompt,
@@ -168,7 +177,7 @@ export async function planLipsync(
     );
   }
   return {
-    operation: 'video.lipsync',
+    operation: VIDEO_LIPSYNC,
     model: model.id,
     input: {
       video_url: body.video_url,
@@ -205,7 +214,7 @@ export async function planMotionControl(
     ? [body.element.frontal_image_url, ...(body.element.reference_image_urls ?? [])]
     : [];
   return {
-    operation: 'video.motion',
+    operation: VIDEO_MOTION,
     model: 'kling-2.6-motion-control',
     input: {
       video_url: body.video_url,
@@ -316,7 +325,7 @@ export async function planReferenceToVideo(
   });
 
   return {
-    operation: 'video.reference',
+    operation: VIDEO_REFERENCE,
     model: model.id,
     input: {
       prompt,
@@ -427,7 +436,7 @@ export async function planTalkingHead(
   }
   const a = body.audio_settings ?? {};
   return {
-    operation: 'video.talking_head',
+    operation: VIDEO_TALKING_HEAD,
     model: model.id,
     input: {
       mode,
@@ -594,7 +603,7 @@ export async function planLoraVideo(
   const fps = s.frames_per_second ?? 16;
   const seconds = frames / fps;
   return {
-    operation: 'video.lora',
+    operation: VIDEO_LORA,
     model: LORA_VIDEO_MODEL,
     input: {
       mode: body.mode,
