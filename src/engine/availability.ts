@@ -2,6 +2,24 @@
 // or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
 // local start). What has none is refused before any charge, so no simulated result is sold as real.
 import { AppError } from '../lib/errors.ts';
+import {
+  IMAGE_EDIT,
+  IMAGE_FACE,
+  IMAGE_GENERATE,
+  INFLUENCER_VIDEO,
+  MODEL3D_GENERATE,
+  MUSIC_GENERATE,
+  SPEECH_TTS,
+  TEXT_GENERATE,
+  VIDEO_GENERATE,
+  VIDEO_LIPSYNC,
+  VIDEO_LORA,
+  VIDEO_MOTION,
+  VIDEO_REFERENCE,
+  VIDEO_TALKING_HEAD,
+  VIDEO_UPSCALE,
+  VOICE_CREATE,
+} from './operation-names.ts';
 import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
@@ -12,28 +30,28 @@ export interface ListedModel {
 
 // The model list's kind of each operation's model (GET /api/v1/models).
 const OPERATION_KINDS: Record<string, string> = {
-  'image.generate': 'image',
-  'image.edit': 'edit',
-  'image.face': 'face',
-  'video.generate': 'video',
-  'video.motion': 'video',
-  'video.lora': 'video',
-  'video.lipsync': 'lipsync',
-  'video.reference': 'reference_video',
-  'video.talking_head': 'talking_head',
-  'video.upscale': 'upscale',
-  'music.generate': 'music',
-  'model3d.generate': 'model_3d',
-  'text.generate': 'text',
-  'speech.tts': 'voice',
-  'voice.create': 'voice',
+  [IMAGE_GENERATE]: 'image',
+  [IMAGE_EDIT]: 'edit',
+  [IMAGE_FACE]: 'face',
+  [VIDEO_GENERATE]: 'video',
+  [VIDEO_MOTION]: 'video',
+  [VIDEO_LORA]: 'video',
+  [VIDEO_LIPSYNC]: 'lipsync',
+  [VIDEO_REFERENCE]: 'reference_video',
+  [VIDEO_TALKING_HEAD]: 'talking_head',
+  [VIDEO_UPSCALE]: 'upscale',
+  [MUSIC_GENERATE]: 'music',
+  [MODEL3D_GENERATE]: 'model_3d',
+  [TEXT_GENERATE]: 'text',
+  [SPEECH_TTS]: 'voice',
+  [VOICE_CREATE]: 'voice',
 };
 
 /** The model an item is made with, as the model list names it. */
 export function listedModelOf(operation: string, item: ExecutableItem): ListedModel {
   // Speech is listed by voice; an influencer video's frames by the influencer image model.
-  if (operation === 'speech.tts') return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
-  if (operation === 'influencer.video') {
+  if (operation === SPEECH_TTS) return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
+  if (operation === INFLUENCER_VIDEO) {
     return item.input.part === 'video'
       ? { kind: 'video', model: 'influencer-video' }
       : { kind: 'image', model: item.model };
