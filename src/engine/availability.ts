@@ -2,24 +2,7 @@
 // or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
 // local start). What has none is refused before any charge, so no simulated result is sold as real.
 import { AppError } from '../lib/errors.ts';
-import {
-  IMAGE_EDIT,
-  IMAGE_FACE,
-  IMAGE_GENERATE,
-  INFLUENCER_VIDEO,
-  MODEL3D_GENERATE,
-  MUSIC_GENERATE,
-  SPEECH_TTS,
-  TEXT_GENERATE,
-  VIDEO_GENERATE,
-  VIDEO_LIPSYNC,
-  VIDEO_LORA,
-  VIDEO_MOTION,
-  VIDEO_REFERENCE,
-  VIDEO_TALKING_HEAD,
-  VIDEO_UPSCALE,
-  VOICE_CREATE,
-} from './operation-names.ts';
+import { OperationName } from './operation-names.ts';
 import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
@@ -30,28 +13,29 @@ export interface ListedModel {
 
 // The model list's kind of each operation's model (GET /api/v1/models).
 const OPERATION_KINDS: Record<string, string> = {
-  [IMAGE_GENERATE]: 'image',
-  [IMAGE_EDIT]: 'edit',
-  [IMAGE_FACE]: 'face',
-  [VIDEO_GENERATE]: 'video',
-  [VIDEO_MOTION]: 'video',
-  [VIDEO_LORA]: 'video',
-  [VIDEO_LIPSYNC]: 'lipsync',
-  [VIDEO_REFERENCE]: 'reference_video',
-  [VIDEO_TALKING_HEAD]: 'talking_head',
-  [VIDEO_UPSCALE]: 'upscale',
-  [MUSIC_GENERATE]: 'music',
-  [MODEL3D_GENERATE]: 'model_3d',
-  [TEXT_GENERATE]: 'text',
-  [SPEECH_TTS]: 'voice',
-  [VOICE_CREATE]: 'voice',
+  [OperationName.imageGenerate]: 'image',
+  [OperationName.imageEdit]: 'edit',
+  [OperationName.imageFace]: 'face',
+  [OperationName.videoGenerate]: 'video',
+  [OperationName.videoMotion]: 'video',
+  [OperationName.videoLora]: 'video',
+  [OperationName.videoLipsync]: 'lipsync',
+  [OperationName.videoReference]: 'reference_video',
+  [OperationName.videoTalkingHead]: 'talking_head',
+  [OperationName.videoUpscale]: 'upscale',
+  [OperationName.musicGenerate]: 'music',
+  [OperationName.model3dGenerate]: 'model_3d',
+  [OperationName.textGenerate]: 'text',
+  [OperationName.speechTts]: 'voice',
+  [OperationName.voiceCreate]: 'voice',
 };
 
 /** The model an item is made with, as the model list names it. */
 export function listedModelOf(operation: string, item: ExecutableItem): ListedModel {
   // Speech is listed by voice; an influencer video's frames by the influencer image model.
-  if (operation === SPEECH_TTS) return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
-  if (operation === INFLUENCER_VIDEO) {
+  if (operation === OperationName.speechTts)
+    return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
+  if (operation === OperationName.influencerVideo) {
     return item.input.part === 'video'
       ? { kind: 'video', model: 'influencer-video' }
       : { kind: 'image', model: item.model };

@@ -9,6 +9,7 @@ import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ProviderFile, ProviderOutput, Simulation, VendorRequest, WorkItem } from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
+import type { OperationName } from './operation-names.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
 export interface EngineCreditChange {
@@ -109,7 +110,7 @@ export interface PlannedItem {
 
 /** What an endpoint declaration turns a validated request into. */
 export interface GenerationPlan {
-  operation: string;
+  operation: OperationName;
   model: string | null;
   /** Normalised request the worker reads (no secrets). */
   input: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { IMAGE_GENERATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 
 export const PlanVariant = Type.Object({
   id: Type.String(),
@@ -91,7 +91,7 @@ export const Usage = Type.Object(
         kind: Type.Union([Type.String(), Type.Null()], {
           description: 'The family of the operation (`image`, `video`, ...)',
         }),
-        operation: Type.Union([Type.String(), Type.Null()], { examples: [IMAGE_GENERATE] }),
+        operation: Type.Union([Type.String(), Type.Null()], { examples: [OperationName.imageGenerate] }),
         model: Type.Union([Type.String(), Type.Null()]),
         ...UsageFigures,
       }),

@@ -1,7 +1,7 @@
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { IMAGE_EDIT, IMAGE_FACE, IMAGE_GENERATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { EditInput, FaceInput, GenerateInput, seedOf } from './inputs.ts';
 
@@ -72,7 +72,7 @@ const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem<FaceInput>): 
 
 /** The image operations. */
 export const imageOperations: Record<string, Operation> = {
-  [IMAGE_GENERATE]: operationOf(GenerateInput, { vendor: generateForVendor }),
-  [IMAGE_EDIT]: operationOf(EditInput, { vendor: editForVendor }),
-  [IMAGE_FACE]: operationOf(FaceInput, { vendor: faceForVendor }),
+  [OperationName.imageGenerate]: operationOf(GenerateInput, { vendor: generateForVendor }),
+  [OperationName.imageEdit]: operationOf(EditInput, { vendor: editForVendor }),
+  [OperationName.imageFace]: operationOf(FaceInput, { vendor: faceForVendor }),
 };

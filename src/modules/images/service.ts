@@ -6,7 +6,7 @@ import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
 import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { IMAGE_EDIT, IMAGE_FACE, IMAGE_GENERATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { planInfluencerImages } from '../influencers/image-plan.ts';
@@ -74,7 +74,7 @@ export async function planImageGenerate(
   const steps = requestedSteps ?? Math.min(DEFAULT_STEPS, model.settings.max_inference_steps);
   const batch = body.batch ?? 1;
   return {
-    operation: IMAGE_GENERATE,
+    operation: OperationName.imageGenerate,
     model: model.id,
     input: {
       prompt: body.prompt,
@@ -110,7 +110,7 @@ export function planFaceGenerate({ catalog }: Deps, body: Static<typeof FaceGene
     (t): t is string => Boolean(t),
   );
   return {
-    operation: IMAGE_FACE,
+    operation: OperationName.imageFace,
     model: null,
     input: {
       prompt: body.prompt,
@@ -152,7 +152,7 @@ export function planImageEdit({ catalog }: Deps, body: Static<typeof ImageEditBo
     size = { width: body.width, height: body.height };
   }
   return {
-    operation: IMAGE_EDIT,
+    operation: OperationName.imageEdit,
     model: model.id,
     input: {
       prompt: body.prompt,

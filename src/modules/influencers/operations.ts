@@ -2,7 +2,7 @@ import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import { FIXED_ROUTES, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { INFLUENCER_TRAIN, INFLUENCER_VIDEO } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError } from '../../providers/types.ts';
@@ -137,7 +137,7 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem<VideoInput
 
 /** Influencer training and videos. */
 export const influencerOperations: Record<string, Operation> = {
-  [INFLUENCER_TRAIN]: operationOf(TrainInput, {
+  [OperationName.influencerTrain]: operationOf(TrainInput, {
     // The influencer's face and references: its later images and videos are made from them.
     keepsResults: true,
     onCompleted: async (db, done) => {
@@ -147,7 +147,7 @@ export const influencerOperations: Record<string, Operation> = {
       await setTrainingStatus(db, item.request.influencer_id, 'failed');
     },
   }),
-  [INFLUENCER_VIDEO]: operationOf(VideoInput, {
+  [OperationName.influencerVideo]: operationOf(VideoInput, {
     vendor: videoForVendor,
     prepare: prepareVideo,
     finishFile: async (ctx, item, key) => (item.input.part === 'video' ? voiceVideo(ctx, item, key) : {}),

@@ -4,7 +4,7 @@ import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
-import { INFLUENCER_TRAIN, INFLUENCER_VIDEO } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -104,7 +104,7 @@ export async function planInfluencerCreate(
   const bestFullImage = best.index === 0 ? faceImage : await copy(images[best.index]?.data as Buffer, 'full');
   const name = body.name ?? generateName(taken, randomBytes(4).readUInt32BE());
   return {
-    operation: INFLUENCER_TRAIN,
+    operation: OperationName.influencerTrain,
     model: INFLUENCER_MODEL,
     input: {
       influencer_id: id,
@@ -158,7 +158,7 @@ export async function planInfluencerVideo(
     motion: body.dialog ? 'speaking to camera, gestures following the dialog' : 'natural movement through the scene',
   };
   return {
-    operation: INFLUENCER_VIDEO,
+    operation: OperationName.influencerVideo,
     model: INFLUENCER_MODEL,
     input: {
       influencer_id: influencer.id,

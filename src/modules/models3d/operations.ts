@@ -1,5 +1,5 @@
 import { operationOf } from '../../engine/operation.ts';
-import { MODEL3D_GENERATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { Model3dInput } from './inputs.ts';
 
@@ -29,5 +29,5 @@ const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem<Model3dInp
 
 /** 3D model generation. */
 export const model3dOperations: Record<string, Operation> = {
-  [MODEL3D_GENERATE]: operationOf(Model3dInput, { vendor: model3dForVendor }),
+  [OperationName.model3dGenerate]: operationOf(Model3dInput, { vendor: model3dForVendor }),
 };

@@ -1,5 +1,5 @@
 import { operationOf } from '../../engine/operation.ts';
-import { MUSIC_GENERATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { newId } from '../../lib/ids.ts';
 import { MusicInput } from './inputs.ts';
@@ -48,7 +48,7 @@ const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem<MusicInput>)
 
 /** Music generation; a completed generation becomes a music track of the team. */
 export const musicOperations: Record<string, Operation> = {
-  [MUSIC_GENERATE]: operationOf(MusicInput, {
+  [OperationName.musicGenerate]: operationOf(MusicInput, {
     vendor: musicForVendor,
     onCompleted: async (db, done) => {
       const r = done.item.request;

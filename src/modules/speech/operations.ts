@@ -1,5 +1,5 @@
 import { operationOf } from '../../engine/operation.ts';
-import { SPEECH_TTS } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { Operation } from '../../engine/types.ts';
 import { TtsInput } from './inputs.ts';
 import { convertSpeech, speechWork } from './speak.ts';
@@ -9,7 +9,7 @@ import { convertSpeech, speechWork } from './speak.ts';
  * none can; a vendor's speech converted to the format, volume and speed asked for.
  */
 export const speechOperations: Record<string, Operation> = {
-  [SPEECH_TTS]: operationOf(TtsInput, {
+  [OperationName.speechTts]: operationOf(TtsInput, {
     vendor: (ctx, item) => speechWork(ctx, item.request),
     // A voice of the service's own (no vendor voice) is spoken by the service from its profile.
     ownWork: (_item, work) => work === undefined,

@@ -1,5 +1,5 @@
 import { operationOf } from '../../engine/operation.ts';
-import { TEXT_GENERATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { tokenCredits } from '../../lib/tokens.ts';
 import type { ProviderOutput } from '../../providers/types.ts';
@@ -51,5 +51,5 @@ const settleText = (item: ExecutableItem<TextInput>, output: ProviderOutput, cha
 
 /** Text generation, settled to the tokens really used. */
 export const textOperations: Record<string, Operation> = {
-  [TEXT_GENERATE]: operationOf(TextInput, { vendor: textForVendor, settle: settleText }),
+  [OperationName.textGenerate]: operationOf(TextInput, { vendor: textForVendor, settle: settleText }),
 };

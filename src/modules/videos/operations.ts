@@ -2,15 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { ttsEmotion } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
-import {
-  VIDEO_GENERATE,
-  VIDEO_LIPSYNC,
-  VIDEO_LORA,
-  VIDEO_MOTION,
-  VIDEO_REFERENCE,
-  VIDEO_TALKING_HEAD,
-  VIDEO_UPSCALE,
-} from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { ProviderError, type ReferenceElement } from '../../providers/types.ts';
 import { speakFor } from '../speech/speak.ts';
@@ -238,11 +230,14 @@ const prepareTalkingHead = async (
 
 /** The video operations. */
 export const videoOperations: Record<string, Operation> = {
-  [VIDEO_GENERATE]: operationOf(VideoGenerateInput, { vendor: generateForVendor }),
-  [VIDEO_LIPSYNC]: operationOf(LipsyncInput, { vendor: lipsyncForVendor }),
-  [VIDEO_MOTION]: operationOf(MotionInput, { vendor: motionForVendor }),
-  [VIDEO_REFERENCE]: operationOf(ReferenceInput, { vendor: referenceForVendor }),
-  [VIDEO_TALKING_HEAD]: operationOf(TalkingHeadInput, { vendor: talkingHeadForVendor, prepare: prepareTalkingHead }),
-  [VIDEO_UPSCALE]: operationOf(UpscaleInput, { vendor: upscaleForVendor }),
-  [VIDEO_LORA]: operationOf(LoraInput, { vendor: loraForVendor }),
+  [OperationName.videoGenerate]: operationOf(VideoGenerateInput, { vendor: generateForVendor }),
+  [OperationName.videoLipsync]: operationOf(LipsyncInput, { vendor: lipsyncForVendor }),
+  [OperationName.videoMotion]: operationOf(MotionInput, { vendor: motionForVendor }),
+  [OperationName.videoReference]: operationOf(ReferenceInput, { vendor: referenceForVendor }),
+  [OperationName.videoTalkingHead]: operationOf(TalkingHeadInput, {
+    vendor: talkingHeadForVendor,
+    prepare: prepareTalkingHead,
+  }),
+  [OperationName.videoUpscale]: operationOf(UpscaleInput, { vendor: upscaleForVendor }),
+  [OperationName.videoLora]: operationOf(LoraInput, { vendor: loraForVendor }),
 };

@@ -7,15 +7,7 @@ import { lookupModel } from '../../catalog/lookup.ts';
 import type { Upscaler } from '../../catalog/media-models.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
-import {
-  VIDEO_GENERATE,
-  VIDEO_LIPSYNC,
-  VIDEO_LORA,
-  VIDEO_MOTION,
-  VIDEO_REFERENCE,
-  VIDEO_TALKING_HEAD,
-  VIDEO_UPSCALE,
-} from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import { generationExists } from '../../engine/sql.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
@@ -75,7 +67,7 @@ export function upscalePlan(
   price: number,
 ): GenerationPlan {
   return {
-    operation: VIDEO_UPSCALE,
+    operation: OperationName.videoUpscale,
     model: model.id,
     input: { video_url: videoUrl, ...input } satisfies UpscaleInput,
     items: [{ type: 'video', price }],
@@ -138,7 +130,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
     family = { provider: known.id, quality, remove_watermark: removeWatermark };
   }
   return {
-    operation: VIDEO_GENERATE,
+    operation: OperationName.videoGenerate,
     model: model.id,
     input: {
       prompt: body.prompt,
@@ -177,7 +169,7 @@ export async function planLipsync(
     );
   }
   return {
-    operation: VIDEO_LIPSYNC,
+    operation: OperationName.videoLipsync,
     model: model.id,
     input: {
       video_url: body.video_url,
@@ -214,7 +206,7 @@ export async function planMotionControl(
     ? [body.element.frontal_image_url, ...(body.element.reference_image_urls ?? [])]
     : [];
   return {
-    operation: VIDEO_MOTION,
+    operation: OperationName.videoMotion,
     model: 'kling-2.6-motion-control',
     input: {
       video_url: body.video_url,
@@ -325,7 +317,7 @@ export async function planReferenceToVideo(
   });
 
   return {
-    operation: VIDEO_REFERENCE,
+    operation: OperationName.videoReference,
     model: model.id,
     input: {
       prompt,
@@ -436,7 +428,7 @@ export async function planTalkingHead(
   }
   const a = body.audio_settings ?? {};
   return {
-    operation: VIDEO_TALKING_HEAD,
+    operation: OperationName.videoTalkingHead,
     model: model.id,
     input: {
       mode,
@@ -603,7 +595,7 @@ export async function planLoraVideo(
   const fps = s.frames_per_second ?? 16;
   const seconds = frames / fps;
   return {
-    operation: VIDEO_LORA,
+    operation: OperationName.videoLora,
     model: LORA_VIDEO_MODEL,
     input: {
       mode: body.mode,

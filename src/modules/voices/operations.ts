@@ -2,7 +2,7 @@ import Value from 'typebox/value';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { VendorVoice } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { VOICE_CREATE } from '../../engine/operation-names.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { voiceFromSample } from '../../providers/simulator/speech.ts';
 import { ProviderError } from '../../providers/types.ts';
@@ -38,7 +38,7 @@ const profileFromPreview = async (ctx: ExecutionContext, _item: ExecutableItem, 
 
 /** Voice creation: a completed item becomes a voice of the team, made at a vendor or by the service. */
 export const voiceOperations: Record<string, Operation> = {
-  [VOICE_CREATE]: operationOf(VoiceInput, {
+  [OperationName.voiceCreate]: operationOf(VoiceInput, {
     vendor: voiceForVendor,
     // Without a voice vendor the service makes the voice's profile from the recording itself.
     ownWork: () => true,
