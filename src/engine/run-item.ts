@@ -72,10 +72,11 @@ export async function runItem(
     await finish({ ok: false, error: `No executor for operation ${item.operation}` });
     return;
   }
-  // The stored request is checked once, here: the operation's steps read it as its schema says.
+  // The stored request is checked once, here: the operation's steps read it as its schema says (so
+  // not even its failure hook is given one that does not match).
   const mismatch = requestMismatch(operation, item);
   if (mismatch) {
-    await finish(mismatch);
+    await recordOutcome(ctx, undefined, item, mismatch);
     return;
   }
   const interruptions = item.attempts - 1 - item.failures;
