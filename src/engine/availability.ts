@@ -2,6 +2,7 @@
 // or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
 // local start). What has none is refused before any charge, so no simulated result is sold as real.
 import { AppError } from '../lib/errors.ts';
+import { OperationName } from './operation-names.ts';
 import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
@@ -12,28 +13,29 @@ export interface ListedModel {
 
 // The model list's kind of each operation's model (GET /api/v1/models).
 const OPERATION_KINDS: Record<string, string> = {
-  'image.generate': 'image',
-  'image.edit': 'edit',
-  'image.face': 'face',
-  'video.generate': 'video',
-  'video.motion': 'video',
-  'video.lora': 'video',
-  'video.lipsync': 'lipsync',
-  'video.reference': 'reference_video',
-  'video.talking_head': 'talking_head',
-  'video.upscale': 'upscale',
-  'music.generate': 'music',
-  'model3d.generate': 'model_3d',
-  'text.generate': 'text',
-  'speech.tts': 'voice',
-  'voice.create': 'voice',
+  [OperationName.imageGenerate]: 'image',
+  [OperationName.imageEdit]: 'edit',
+  [OperationName.imageFace]: 'face',
+  [OperationName.videoGenerate]: 'video',
+  [OperationName.videoMotion]: 'video',
+  [OperationName.videoLora]: 'video',
+  [OperationName.videoLipsync]: 'lipsync',
+  [OperationName.videoReference]: 'reference_video',
+  [OperationName.videoTalkingHead]: 'talking_head',
+  [OperationName.videoUpscale]: 'upscale',
+  [OperationName.musicGenerate]: 'music',
+  [OperationName.model3dGenerate]: 'model_3d',
+  [OperationName.textGenerate]: 'text',
+  [OperationName.speechTts]: 'voice',
+  [OperationName.voiceCreate]: 'voice',
 };
 
 /** The model an item is made with, as the model list names it. */
 export function listedModelOf(operation: string, item: ExecutableItem): ListedModel {
   // Speech is listed by voice; an influencer video's frames by the influencer image model.
-  if (operation === 'speech.tts') return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
-  if (operation === 'influencer.video') {
+  if (operation === OperationName.speechTts)
+    return { kind: 'voice', model: String(item.request.voice_id ?? item.model) };
+  if (operation === OperationName.influencerVideo) {
     return item.input.part === 'video'
       ? { kind: 'video', model: 'influencer-video' }
       : { kind: 'image', model: item.model };

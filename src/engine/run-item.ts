@@ -4,6 +4,7 @@ import { extensionForContentType } from '../storage/keys.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
+import { requestMismatch } from './operation.ts';
 import * as sql from './sql/index.ts';
 import type { ExecutableItem, ExecutionContext, Operation, RunOptions } from './types.ts';
 import { submitToVendor } from './vendor.ts';
@@ -59,6 +60,13 @@ export async function runItem(
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   if (!operation) {
     await finish({ ok: false, error: `No executor for operation ${item.operation}` });
+    return;
+  }
+  // The stored request is checked once, here: the operation's steps read it as its schema says (so
+  // not even its failure hook is given one that does not match).
+  const mismatch = requestMismatch(operation, item);
+  if (mismatch) {
+    await recordOutcome(ctx, undefined, item, mismatch);
     return;
   }
   const interruptions = item.attempts - 1 - item.failures;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import type { TSchema } from 'typebox';
 import type { MediaCatalog } from '../catalog/media-models.ts';
 import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { ItemPolicy } from '../config.ts';
@@ -8,6 +9,7 @@ import type { ProviderRegistry } from '../providers/registry.ts';
 import type { Provider, ProviderFile, ProviderOutput, VendorRequest, WorkItem } from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
+import type { OperationName } from './operation-names.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
 export interface EngineCreditChange {
@@ -118,7 +120,7 @@ export interface PlannedItem {
 
 /** What an endpoint declaration turns a validated request into. */
 export interface GenerationPlan {
-  operation: string;
+  operation: OperationName;
   model: string | null;
   /** Normalised request the worker reads (no secrets). */
   input: Record<string, unknown>;
@@ -193,12 +195,17 @@ export interface RunOptions {
   waitUntil?: number;
 }
 
-/** One item as an operation (and the simulator) sees it. */
-export type ExecutableItem = WorkItem;
+/**
+ * One item as an operation (and the simulator) sees it: `request` is its generation's input, as
+ * the operation's input schema describes it (`TInput`) once the item's job has checked it.
+ */
+export interface ExecutableItem<TInput = WorkItem['request']> extends Omit<WorkItem, 'request'> {
+  request: TInput;
+}
 
 /** An item that has just completed, as its operation's completion hook sees it. */
-export interface CompletedItem {
-  item: ExecutableItem;
+export interface CompletedItem<TInput = WorkItem['request']> {
+  item: ExecutableItem<TInput>;
   workspaceId: string | null;
   url: string;
   file: StoredFile;
@@ -213,57 +220,67 @@ export interface VendorWork {
   expects: 'image' | 'video' | 'audio' | 'model' | 'text';
 }
 
-/** What the workers know of an operation: how to run an item, and what a completion adds. */
-export interface Operation {
+/**
+ * What the workers know of an operation: the request its plans store, how to run an item, and what
+ * a completion adds. Its steps read the item's request as `TInput`, the type of its `input` schema
+ * (build one with `operationOf`): the worker checks the stored request against that schema when
+ * the item's job starts (`requestMismatch`) and fails the item when it does not match.
+ *
+ * The steps are methods, so that one registry (`Record<string, Operation>`) holds operations of
+ * different inputs; the check at the start is what lets the engine hand them any item's request.
+ */
+export interface Operation<TInput = WorkItem['request']> {
+  /** The schema of the request its plans store (the module's inputs.ts). */
+  input: TSchema;
   /**
    * Describes an item for a vendor; without it, when it answers undefined (a variant no vendor
    * serves) or without a configured route, the simulator runs it.
    */
-  vendor?: (ctx: ExecutionContext, item: ExecutableItem) => VendorWork | undefined;
+  vendor?(ctx: ExecutionContext, item: ExecutableItem<TInput>): VendorWork | undefined;
   /**
    * Whether what runs when no vendor serves the item is the service's own work (a voice's profile,
    * speech in a voice of ours), not the simulator standing in for a vendor's model: such an item
    * is never refused for want of a vendor. An operation without `vendor` is all its own work.
    */
-  ownWork?: (item: ExecutableItem, work: VendorWork | undefined) => boolean;
+  ownWork?(item: ExecutableItem<TInput>, work: VendorWork | undefined): boolean;
   /**
    * Makes what the vendor needs that the service makes itself (the speech of a script), just
    * before the item is submitted: the request as it is to be sent. Runs again if the submit is.
    */
-  prepare?: (ctx: ExecutionContext, item: ExecutableItem, work: VendorWork) => Promise<VendorWork>;
+  prepare?(ctx: ExecutionContext, item: ExecutableItem<TInput>, work: VendorWork): Promise<VendorWork>;
   /**
    * Makes a vendor's file what the item asked for before it is stored (speech in a format, at a
    * loudness or tempo the vendor could not give): its bytes, and what to add to the item's result.
    * The file is held in memory for it (at most CONVERTED_MAX_BYTES), so only small results have one.
    */
-  convertFile?: (
+  convertFile?(
     ctx: ExecutionContext,
-    item: ExecutableItem,
+    item: ExecutableItem<TInput>,
     file: { data: Buffer; contentType: string },
     vendorMetadata: Record<string, unknown>,
-  ) => Promise<{ data: Buffer; contentType: string; metadata: Record<string, unknown> }>;
+  ): Promise<{ data: Buffer; contentType: string; metadata: Record<string, unknown> }>;
   /**
    * Finishes a vendor's file once it is in our storage under `key` (an influencer video gets its
    * dialog spoken in the voice), rewriting it there; answers what it adds to the item's result.
    */
-  finishFile?: (ctx: ExecutionContext, item: ExecutableItem, key: string) => Promise<Record<string, unknown>>;
+  finishFile?(ctx: ExecutionContext, item: ExecutableItem<TInput>, key: string): Promise<Record<string, unknown>>;
   /**
    * What a vendor's answer comes to, for operations charged an upper bound up front (text is
    * charged for max_tokens): the credits the work really cost (never more than the item's price is
    * charged) and what to add to the item's result.
    */
-  settle?: (
-    item: ExecutableItem,
+  settle?(
+    item: ExecutableItem<TInput>,
     output: ProviderOutput,
     charged: number,
-  ) => { actualCredits: number; metadata: Record<string, unknown> };
+  ): { actualCredits: number; metadata: Record<string, unknown> };
   /**
    * Its results are records other work reads later (an influencer's face and references): they are
    * kept whatever MEDIA_RETENTION_DAYS says.
    */
   keepsResults?: boolean;
   /** Runs inside the transaction that records the completion (e.g. to create a music track). */
-  onCompleted?: (db: Queryable, done: CompletedItem) => Promise<void>;
+  onCompleted?(db: Queryable, done: CompletedItem<TInput>): Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */
-  onFailed?: (db: Queryable, item: ExecutableItem, error: string) => Promise<void>;
+  onFailed?(db: Queryable, item: ExecutableItem<TInput>, error: string): Promise<void>;
 }

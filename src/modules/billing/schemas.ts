@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { OperationName } from '../../engine/operation-names.ts';
 
 export const PlanVariant = Type.Object({
   id: Type.String(),
@@ -90,7 +91,7 @@ export const Usage = Type.Object(
         kind: Type.Union([Type.String(), Type.Null()], {
           description: 'The family of the operation (`image`, `video`, ...)',
         }),
-        operation: Type.Union([Type.String(), Type.Null()], { examples: ['image.generate'] }),
+        operation: Type.Union([Type.String(), Type.Null()], { examples: [OperationName.imageGenerate] }),
         model: Type.Union([Type.String(), Type.Null()]),
         ...UsageFigures,
       }),

@@ -4,6 +4,7 @@ import type { App } from '../../app-types.ts';
 import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
 import { type HistoryFilter, readHistory, readStatus } from '../../engine/index.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { PageQueryFields, pageLimitField, pageSchema, pageWindow, toPage } from '../../lib/pagination.ts';
@@ -19,7 +20,7 @@ const KINDS = ['image', 'video', 'music', 'model3d', 'text', 'speech', 'voice', 
 const HistoryEntry = Type.Object(
   {
     ...GenerationStatusRecord.properties,
-    operation: Type.String({ examples: ['video.generate'], description: 'What made it: kind.operation' }),
+    operation: Type.String({ examples: [OperationName.videoGenerate], description: 'What made it: kind.operation' }),
     kind: Type.String({ examples: ['video'] }),
     model: Type.Union([Type.String(), Type.Null()]),
     workspace_id: Type.Union([Type.String(), Type.Null()]),
@@ -58,7 +59,9 @@ export default async function generationRoutes(app: App, { watch }: { watch: Gen
           limit: pageLimitField(HISTORY_PAGE_SIZE),
           status: Type.Optional(Type.Enum(['queued', 'processing', 'completed', 'failed'])),
           kind: Type.Optional(Type.Enum([...KINDS])),
-          operation: Type.Optional(Type.String({ minLength: 1, maxLength: 64, examples: ['video.lipsync'] })),
+          operation: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 64, examples: [OperationName.videoLipsync] }),
+          ),
           model: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         }),

@@ -1,11 +1,13 @@
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
-import { type EditInput, type FaceInput, type GenerateInput, seedOf } from './inputs.ts';
+import { EditInput, FaceInput, GenerateInput, seedOf } from './inputs.ts';
 
 /** images/generate for a vendor (influencer images too): the model's routes and the request in our own terms. */
-const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as GenerateInput;
+const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem<GenerateInput>): VendorWork => {
+  const req = item.request;
   const routes =
     item.model === INFLUENCER_MODEL_ROUTES.id
       ? INFLUENCER_MODEL_ROUTES.routes
@@ -29,8 +31,8 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorW
 };
 
 /** images/edit for a vendor: the images to edit as references; the size when the model takes one. */
-const editForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as EditInput;
+const editForVendor = (ctx: ExecutionContext, item: ExecutableItem<EditInput>): VendorWork => {
+  const req = item.request;
   const size = req.size;
   return {
     routes: ctx.catalog.find('edit', item.model ?? '')?.routes ?? [],
@@ -50,8 +52,8 @@ const editForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork 
 };
 
 /** images/generate-face for a vendor: a square portrait, the traits in the prompt. */
-const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as FaceInput;
+const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem<FaceInput>): VendorWork => {
+  const req = item.request;
   return {
     routes: ctx.catalog.find('face', item.model ?? '')?.routes ?? [],
     request: {
@@ -71,7 +73,7 @@ const faceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork 
 
 /** The image operations. */
 export const imageOperations: Record<string, Operation> = {
-  'image.generate': { vendor: generateForVendor },
-  'image.edit': { vendor: editForVendor },
-  'image.face': { vendor: faceForVendor },
+  [OperationName.imageGenerate]: operationOf(GenerateInput, { vendor: generateForVendor }),
+  [OperationName.imageEdit]: operationOf(EditInput, { vendor: editForVendor }),
+  [OperationName.imageFace]: operationOf(FaceInput, { vendor: faceForVendor }),
 };

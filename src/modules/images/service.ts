@@ -1,10 +1,12 @@
 // The rules and prices of this module's generation requests: each plan turns a validated
 // request into the work to charge for and run.
+
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
 import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
 import type { Queryable } from '../../db/pool.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { planInfluencerImages } from '../influencers/image-plan.ts';
@@ -72,7 +74,7 @@ export async function planImageGenerate(
   const steps = requestedSteps ?? Math.min(DEFAULT_STEPS, model.settings.max_inference_steps);
   const batch = body.batch ?? 1;
   return {
-    operation: 'image.generate',
+    operation: OperationName.imageGenerate,
     model: model.id,
     input: {
       prompt: body.prompt,
@@ -108,7 +110,7 @@ export function planFaceGenerate({ catalog }: Deps, body: Static<typeof FaceGene
     (t): t is string => Boolean(t),
   );
   return {
-    operation: 'image.face',
+    operation: OperationName.imageFace,
     model: null,
     input: {
       prompt: body.prompt,
@@ -150,7 +152,7 @@ export function planImageEdit({ catalog }: Deps, body: Static<typeof ImageEditBo
     size = { width: body.width, height: body.height };
   }
   return {
-    operation: 'image.edit',
+    operation: OperationName.imageEdit,
     model: model.id,
     input: {
       prompt: body.prompt,

@@ -1,4 +1,5 @@
 import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS } from '../../catalog/models.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { GenerateInput } from '../images/inputs.ts';
@@ -35,7 +36,7 @@ export function planInfluencerImages(influencer: InfluencerRow, r: InfluencerIma
   if (r.loraType !== undefined && r.loraUrl === undefined) throw invalidField('lora_type', 'needs lora_url');
   const lora = r.loraUrl ? { url: r.loraUrl, type: r.loraType ?? DEFAULT_LORA_TYPE } : null;
   return {
-    operation: 'image.generate',
+    operation: OperationName.imageGenerate,
     model: INFLUENCER_MODEL,
     input: {
       prompt: r.prompt,

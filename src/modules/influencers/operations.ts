@@ -1,12 +1,14 @@
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
 import { FIXED_ROUTES, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES } from '../../catalog/voices.ts';
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import { ProviderError } from '../../providers/types.ts';
 import { readStored } from '../../storage/read.ts';
 import { speakFor } from '../speech/speak.ts';
-import type { TrainInput, VideoInput } from './inputs.ts';
+import { TrainInput, VideoInput } from './inputs.ts';
 import { selectVideoFrames, setTrainingStatus } from './sql.ts';
 
 // Without a voice of its own, an influencer speaks with the first preset voice (as the simulator does).
@@ -21,8 +23,8 @@ const FRAMES_WAIT_MS = 2000;
  * image route (the face and references composed), then the video between them (their URLs are
  * filled in by `prepareVideo`, once the frames exist).
  */
-const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
-  const r = item.request as VideoInput;
+const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VideoInput>): VendorWork | undefined => {
+  const r = item.request;
   const part = item.input.part;
   if (part === 'first_frame' || part === 'last_frame') {
     return {
@@ -64,7 +66,11 @@ const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWor
 };
 
 /** The video part starts from the frames the other two parts made: their stored URLs. */
-const prepareVideo = async (ctx: ExecutionContext, item: ExecutableItem, work: VendorWork): Promise<VendorWork> => {
+const prepareVideo = async (
+  ctx: ExecutionContext,
+  item: ExecutableItem<VideoInput>,
+  work: VendorWork,
+): Promise<VendorWork> => {
   if (work.request.kind !== 'video') return work;
   const frames = await selectVideoFrames(ctx.pool, item.generationId);
   const url = (part: string) => frames.find((f) => f.part === part && f.status === 'COMPLETED')?.url ?? null;
@@ -82,8 +88,8 @@ const prepareVideo = async (ctx: ExecutionContext, item: ExecutableItem, work: V
  * The dialog (or the prompt) spoken in the influencer's voice becomes the video's sound (the voice
  * conversion): the vendor's video is held on its last frame while the speech runs longer.
  */
-const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: string) => {
-  const r = item.request as VideoInput;
+const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem<VideoInput>, key: string) => {
+  const r = item.request;
   const video = await readStored(ctx.storage, key);
   if (!video) throw new ProviderError('The video to voice is missing', false);
   const speech = await speakFor(ctx, item, {
@@ -131,19 +137,19 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem, key: stri
 
 /** Influencer training and videos. */
 export const influencerOperations: Record<string, Operation> = {
-  'influencer.train': {
+  [OperationName.influencerTrain]: operationOf(TrainInput, {
     // The influencer's face and references: its later images and videos are made from them.
     keepsResults: true,
     onCompleted: async (db, done) => {
-      await setTrainingStatus(db, String((done.item.request as TrainInput).influencer_id), 'completed');
+      await setTrainingStatus(db, done.item.request.influencer_id, 'completed');
     },
     onFailed: async (db, item) => {
-      await setTrainingStatus(db, String((item.request as TrainInput).influencer_id), 'failed');
+      await setTrainingStatus(db, item.request.influencer_id, 'failed');
     },
-  },
-  'influencer.video': {
+  }),
+  [OperationName.influencerVideo]: operationOf(VideoInput, {
     vendor: videoForVendor,
     prepare: prepareVideo,
     finishFile: async (ctx, item, key) => (item.input.part === 'video' ? voiceVideo(ctx, item, key) : {}),
-  },
+  }),
 };

@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -103,7 +104,7 @@ export async function planInfluencerCreate(
   const bestFullImage = best.index === 0 ? faceImage : await copy(images[best.index]?.data as Buffer, 'full');
   const name = body.name ?? generateName(taken, randomBytes(4).readUInt32BE());
   return {
-    operation: 'influencer.train',
+    operation: OperationName.influencerTrain,
     model: INFLUENCER_MODEL,
     input: {
       influencer_id: id,
@@ -157,7 +158,7 @@ export async function planInfluencerVideo(
     motion: body.dialog ? 'speaking to camera, gestures following the dialog' : 'natural movement through the scene',
   };
   return {
-    operation: 'influencer.video',
+    operation: OperationName.influencerVideo,
     model: INFLUENCER_MODEL,
     input: {
       influencer_id: influencer.id,

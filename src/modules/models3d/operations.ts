@@ -1,9 +1,11 @@
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
-import type { Model3dInput } from './inputs.ts';
+import { Model3dInput } from './inputs.ts';
 
 /** 3D generation for a vendor: from the prompt, or from the image when one is given. */
-const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as Model3dInput;
+const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem<Model3dInput>): VendorWork => {
+  const req = item.request;
   return {
     routes: ctx.media.model_3d.find((m) => m.id === item.model)?.routes ?? [],
     request: {
@@ -27,5 +29,5 @@ const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWo
 
 /** 3D model generation. */
 export const model3dOperations: Record<string, Operation> = {
-  'model3d.generate': { vendor: model3dForVendor },
+  [OperationName.model3dGenerate]: operationOf(Model3dInput, { vendor: model3dForVendor }),
 };

@@ -5,6 +5,7 @@ import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { AsyncAccepted, Prompt, Url, Webhook } from '../../lib/fields.ts';
@@ -54,7 +55,7 @@ export function planModel3d({ media }: Deps, body: Static<typeof Model3dBody>): 
   const mode = s.mode ?? 'full';
   const remesh = s.should_remesh ?? true;
   return {
-    operation: 'model3d.generate',
+    operation: OperationName.model3dGenerate,
     model: model.id,
     input: {
       prompt: body.prompt,

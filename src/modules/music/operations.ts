@@ -1,6 +1,8 @@
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { newId } from '../../lib/ids.ts';
-import type { MusicInput } from './inputs.ts';
+import { MusicInput } from './inputs.ts';
 import { insertTrack } from './sql.ts';
 
 // Lyrics are sung as written only in a vendor's custom mode, which needs a style; the request's is
@@ -13,8 +15,8 @@ const DEFAULT_STYLE = 'pop';
  * words), so the vendor writes its lyrics, unless it is an instrumental with a style. Lyrics
  * without a style get DEFAULT_STYLE.
  */
-const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const r = item.request as MusicInput;
+const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem<MusicInput>): VendorWork => {
+  const r = item.request;
   const gender = r.vocal_gender === 'm' ? 'male' : r.vocal_gender === 'f' ? 'female' : null;
   const style = r.style.trim();
   const lyrics = r.lyrics?.trim() ? r.lyrics : null;
@@ -46,10 +48,10 @@ const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork
 
 /** Music generation; a completed generation becomes a music track of the team. */
 export const musicOperations: Record<string, Operation> = {
-  'music.generate': {
+  [OperationName.musicGenerate]: operationOf(MusicInput, {
     vendor: musicForVendor,
     onCompleted: async (db, done) => {
-      const r = done.item.request as MusicInput;
+      const r = done.item.request;
       await insertTrack(db, {
         id: newId('trk'),
         teamId: done.item.teamId,
@@ -61,5 +63,5 @@ export const musicOperations: Record<string, Operation> = {
         durationSeconds: done.file.durationSeconds ?? r.duration,
       });
     },
-  },
+  }),
 };

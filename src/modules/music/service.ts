@@ -4,6 +4,7 @@
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { MusicInput } from './inputs.ts';
@@ -39,7 +40,7 @@ export function planMusic({ media }: Deps, body: Static<typeof MusicGenerateBody
   if (instrumental && body.vocal_gender) throw invalidField('vocal_gender', 'is for tracks with vocals');
   const style = body.style ?? '';
   return {
-    operation: 'music.generate',
+    operation: OperationName.musicGenerate,
     model: model.id,
     input: {
       title: body.title,

@@ -1,5 +1,7 @@
-import type { ExecutableItem, ExecutionContext, Operation } from '../../engine/types.ts';
-import type { TtsInput } from './inputs.ts';
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
+import type { Operation } from '../../engine/types.ts';
+import { TtsInput } from './inputs.ts';
 import { convertSpeech, speechWork } from './speak.ts';
 
 /**
@@ -7,17 +9,13 @@ import { convertSpeech, speechWork } from './speak.ts';
  * none can; a vendor's speech converted to the format, volume and speed asked for.
  */
 export const speechOperations: Record<string, Operation> = {
-  'speech.tts': {
-    vendor: (ctx: ExecutionContext, item: ExecutableItem) => speechWork(ctx, item.request as TtsInput),
+  [OperationName.speechTts]: operationOf(TtsInput, {
+    vendor: (ctx, item) => speechWork(ctx, item.request),
     // A voice of the service's own (no vendor voice) is spoken by the service from its profile.
     ownWork: (_item, work) => work === undefined,
     convertFile: async (_ctx, item, file, vendorMetadata) => {
-      const { data, contentType, durationSeconds } = await convertSpeech(
-        item.request as TtsInput,
-        file,
-        vendorMetadata,
-      );
+      const { data, contentType, durationSeconds } = await convertSpeech(item.request, file, vendorMetadata);
       return { data, contentType, metadata: { duration_seconds: Math.round(durationSeconds * 100) / 100 } };
     },
-  },
+  }),
 };

@@ -5,6 +5,7 @@ import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { Timestamp } from '../../lib/schemas.ts';
 import { resolveVoice } from '../voices/service.ts';
@@ -64,7 +65,7 @@ export async function planTextToSpeech(
 ): Promise<GenerationPlan> {
   const voice = await resolveVoice(deps, teamId, body.voice_id);
   return {
-    operation: 'speech.tts',
+    operation: OperationName.speechTts,
     model: 'tts-v2',
     input: {
       voice_id: body.voice_id,

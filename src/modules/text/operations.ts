@@ -1,11 +1,13 @@
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { tokenCredits } from '../../lib/tokens.ts';
 import type { ProviderOutput } from '../../providers/types.ts';
-import type { TextInput } from './inputs.ts';
+import { TextInput } from './inputs.ts';
 
 /** text/generate for a vendor: the prompt, the system prompt and the bounds it was charged for. */
-const textForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const r = item.request as TextInput;
+const textForVendor = (ctx: ExecutionContext, item: ExecutableItem<TextInput>): VendorWork => {
+  const r = item.request;
   return {
     routes: ctx.media.text.find((m) => m.id === item.model)?.routes ?? [],
     request: {
@@ -27,8 +29,8 @@ const count = (value: unknown): number =>
  * charged bound is recorded but never charged (the item's price caps it); an answer without usage
  * costs what was charged.
  */
-const settleText = (item: ExecutableItem, output: ProviderOutput, charged: number) => {
-  const r = item.request as TextInput;
+const settleText = (item: ExecutableItem<TextInput>, output: ProviderOutput, charged: number) => {
+  const r = item.request;
   const reported = output.metadata.usage as Record<string, unknown> | undefined;
   const usage = {
     prompt_tokens: count(reported?.prompt_tokens),
@@ -49,5 +51,5 @@ const settleText = (item: ExecutableItem, output: ProviderOutput, charged: numbe
 
 /** Text generation, settled to the tokens really used. */
 export const textOperations: Record<string, Operation> = {
-  'text.generate': { vendor: textForVendor, settle: settleText },
+  [OperationName.textGenerate]: operationOf(TextInput, { vendor: textForVendor, settle: settleText }),
 };

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { ttsEmotion } from '../../catalog/voices.ts';
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { ProviderError, type ReferenceElement } from '../../providers/types.ts';
 import { speakFor } from '../speech/speak.ts';
-import type {
+import {
   LipsyncInput,
   LoraInput,
   MotionInput,
@@ -28,8 +30,8 @@ function routesOf(list: ReadonlyArray<{ id: string; routes: VendorWork['routes']
  * videos/generate for a vendor: text-to-video, or image-to-video from the first frame. The provider
  * family's `settings.provider` keeps the routes of that provider only (none configured: simulated).
  */
-const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as VideoGenerateInput;
+const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem<VideoGenerateInput>): VendorWork => {
+  const req = item.request;
   const routes = routesOf(ctx.media.video, item.model);
   return {
     routes: req.family ? routes.filter((r) => r.provider === req.family?.provider) : routes,
@@ -52,8 +54,8 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorW
 };
 
 /** videos/lipsync for a vendor: the video and the audio to sync its lips to. */
-const lipsyncForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as LipsyncInput;
+const lipsyncForVendor = (ctx: ExecutionContext, item: ExecutableItem<LipsyncInput>): VendorWork => {
+  const req = item.request;
   return {
     routes: routesOf(ctx.media.lipsync, item.model),
     request: { kind: 'lipsync', videoUrl: req.video_url, audioUrl: req.audio_url },
@@ -70,8 +72,8 @@ function elementOf(given: unknown): ReferenceElement | null {
 }
 
 /** videos/motion-control for a vendor: the reference's motion onto the image's character. */
-const motionForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as MotionInput;
+const motionForVendor = (_ctx: ExecutionContext, item: ExecutableItem<MotionInput>): VendorWork => {
+  const req = item.request;
   return {
     routes: FIXED_ROUTES[item.model ?? ''] ?? [],
     request: {
@@ -87,8 +89,8 @@ const motionForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWo
 };
 
 /** The upscale endpoints for a vendor: the factor, frame rate and the upscaler's own model. */
-const upscaleForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as UpscaleInput;
+const upscaleForVendor = (ctx: ExecutionContext, item: ExecutableItem<UpscaleInput>): VendorWork => {
+  const req = item.request;
   return {
     routes: routesOf(ctx.media.upscalers, item.model),
     request: {
@@ -107,8 +109,8 @@ const upscaleForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWo
 };
 
 /** The LoRA video endpoint for a vendor: its sampling settings as given, the LoRAs per transformer. */
-const loraForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork => {
-  const req = item.request as LoraInput;
+const loraForVendor = (_ctx: ExecutionContext, item: ExecutableItem<LoraInput>): VendorWork => {
+  const req = item.request;
   return {
     routes: FIXED_ROUTES[LORA_VIDEO_MODEL] ?? [],
     request: {
@@ -142,8 +144,8 @@ const loraForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork
  * route's mapping writes the references the model's way). Requests accepted before vendors served
  * this operation lack them and stay with the simulator.
  */
-const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
-  const req = item.request as ReferenceInput;
+const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem<ReferenceInput>): VendorWork | undefined => {
+  const req = item.request;
   if (!req.elements || !req.images || !req.segments) return undefined;
   return {
     routes: routesOf(ctx.media.reference_video, item.model),
@@ -170,8 +172,11 @@ const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem): Vendor
  * Scenes from a location template and character-sheet models stay with the simulator: they need
  * a start frame composed first.
  */
-const talkingHeadForVendor = (ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
-  const req = item.request as TalkingHeadInput;
+const talkingHeadForVendor = (
+  ctx: ExecutionContext,
+  item: ExecutableItem<TalkingHeadInput>,
+): VendorWork | undefined => {
+  const req = item.request;
   if (req.template || req.sheet_based || !req.start_image_url) return undefined;
   return {
     routes: routesOf(ctx.media.talking_head, item.model),
@@ -197,10 +202,10 @@ const talkingHeadForVendor = (ctx: ExecutionContext, item: ExecutableItem): Vend
  */
 const prepareTalkingHead = async (
   ctx: ExecutionContext,
-  item: ExecutableItem,
+  item: ExecutableItem<TalkingHeadInput>,
   work: VendorWork,
 ): Promise<VendorWork> => {
-  const req = item.request as TalkingHeadInput;
+  const req = item.request;
   const model = ctx.media.talking_head.find((m) => m.id === item.model);
   if (work.request.kind !== 'talking_head' || req.mode !== 'generate' || !model?.needs_audio) return work;
   if (!req.script || !req.voice) {
@@ -225,11 +230,14 @@ const prepareTalkingHead = async (
 
 /** The video operations. */
 export const videoOperations: Record<string, Operation> = {
-  'video.generate': { vendor: generateForVendor },
-  'video.lipsync': { vendor: lipsyncForVendor },
-  'video.motion': { vendor: motionForVendor },
-  'video.reference': { vendor: referenceForVendor },
-  'video.talking_head': { vendor: talkingHeadForVendor, prepare: prepareTalkingHead },
-  'video.upscale': { vendor: upscaleForVendor },
-  'video.lora': { vendor: loraForVendor },
+  [OperationName.videoGenerate]: operationOf(VideoGenerateInput, { vendor: generateForVendor }),
+  [OperationName.videoLipsync]: operationOf(LipsyncInput, { vendor: lipsyncForVendor }),
+  [OperationName.videoMotion]: operationOf(MotionInput, { vendor: motionForVendor }),
+  [OperationName.videoReference]: operationOf(ReferenceInput, { vendor: referenceForVendor }),
+  [OperationName.videoTalkingHead]: operationOf(TalkingHeadInput, {
+    vendor: talkingHeadForVendor,
+    prepare: prepareTalkingHead,
+  }),
+  [OperationName.videoUpscale]: operationOf(UpscaleInput, { vendor: upscaleForVendor }),
+  [OperationName.videoLora]: operationOf(LoraInput, { vendor: loraForVendor }),
 };

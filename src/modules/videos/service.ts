@@ -8,6 +8,7 @@ import type { Upscaler } from '../../catalog/media-models.ts';
 import { teamHasGeneration } from '../../engine/index.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
@@ -66,7 +67,7 @@ export function upscalePlan(
   price: number,
 ): GenerationPlan {
   return {
-    operation: 'video.upscale',
+    operation: OperationName.videoUpscale,
     model: model.id,
     input: { video_url: videoUrl, ...input } satisfies UpscaleInput,
     items: [{ type: 'video', price }],
@@ -129,7 +130,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
     family = { provider: known.id, quality, remove_watermark: removeWatermark };
   }
   return {
-    operation: 'video.generate',
+    operation: OperationName.videoGenerate,
     model: model.id,
     input: {
       prompt: body.prompt,
@@ -168,7 +169,7 @@ export async function planLipsync(
     );
   }
   return {
-    operation: 'video.lipsync',
+    operation: OperationName.videoLipsync,
     model: model.id,
     input: {
       video_url: body.video_url,
@@ -205,7 +206,7 @@ export async function planMotionControl(
     ? [body.element.frontal_image_url, ...(body.element.reference_image_urls ?? [])]
     : [];
   return {
-    operation: 'video.motion',
+    operation: OperationName.videoMotion,
     model: 'kling-2.6-motion-control',
     input: {
       video_url: body.video_url,
@@ -316,7 +317,7 @@ export async function planReferenceToVideo(
   });
 
   return {
-    operation: 'video.reference',
+    operation: OperationName.videoReference,
     model: model.id,
     input: {
       prompt,
@@ -427,7 +428,7 @@ export async function planTalkingHead(
   }
   const a = body.audio_settings ?? {};
   return {
-    operation: 'video.talking_head',
+    operation: OperationName.videoTalkingHead,
     model: model.id,
     input: {
       mode,
@@ -594,7 +595,7 @@ export async function planLoraVideo(
   const fps = s.frames_per_second ?? 16;
   const seconds = frames / fps;
   return {
-    operation: 'video.lora',
+    operation: OperationName.videoLora,
     model: LORA_VIDEO_MODEL,
     input: {
       mode: body.mode,

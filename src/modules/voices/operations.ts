@@ -1,16 +1,18 @@
 import Value from 'typebox/value';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { VendorVoice } from '../../catalog/voices.ts';
+import { operationOf } from '../../engine/operation.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { voiceFromSample } from '../../providers/simulator/speech.ts';
 import { ProviderError } from '../../providers/types.ts';
 import { readStored } from '../../storage/read.ts';
-import type { VoiceInput } from './inputs.ts';
+import { VoiceInput } from './inputs.ts';
 import { insertVoice } from './sql.ts';
 
 /** A voice made at a vendor (ElevenLabs): cloned from the recording, or designed from the prompt. */
-const voiceForVendor = (_ctx: ExecutionContext, item: ExecutableItem): VendorWork | undefined => {
-  const r = item.request as VoiceInput;
+const voiceForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VoiceInput>): VendorWork | undefined => {
+  const r = item.request;
   return {
     routes: FIXED_ROUTES[r.method === 'clone' ? 'voice-clone-v1' : 'voice-design-v1'] ?? [],
     request: {
@@ -37,13 +39,13 @@ const profileFromPreview = async (ctx: ExecutionContext, _item: ExecutableItem, 
 
 /** Voice creation: a completed item becomes a voice of the team, made at a vendor or by the service. */
 export const voiceOperations: Record<string, Operation> = {
-  'voice.create': {
+  [OperationName.voiceCreate]: operationOf(VoiceInput, {
     vendor: voiceForVendor,
     // Without a voice vendor the service makes the voice's profile from the recording itself.
     ownWork: () => true,
     finishFile: profileFromPreview,
     onCompleted: async (db, done) => {
-      const r = done.item.request as VoiceInput;
+      const r = done.item.request;
       const made = done.file.metadata?.vendor_voice;
       const vendor = Value.Check(VendorVoice, made) ? made : null;
       await insertVoice(db, {
@@ -61,5 +63,5 @@ export const voiceOperations: Record<string, Operation> = {
         generationId: done.item.generationId,
       });
     },
-  },
+  }),
 };

@@ -3,6 +3,7 @@ import type { Deps } from '../../app-types.ts';
 import { PRESET_VOICES, type SpokenVoice, type VoiceProfile } from '../../catalog/voices.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -65,7 +66,7 @@ export async function planVoice(deps: PlanDeps, body: VoiceRequest, teamId: stri
       ? (body.prompt ?? '').split(/\s+/).slice(0, 4).join(' ').slice(0, 60)
       : `${influencer?.name ?? 'Cloned'} voice`);
   return {
-    operation: 'voice.create',
+    operation: OperationName.voiceCreate,
     model: body.method === 'clone' ? 'voice-clone-v1' : 'voice-design-v1',
     input: {
       voice_id: voiceId,
