@@ -11,7 +11,7 @@ import { type ApiAnswer, ApiCallError, type ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, page } from '../layout.ts';
 import { fullView } from '../media.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 import { statusFragment } from './generations.ts';
 
 // How each model is served here (available, simulator) is part of the list's entries.
