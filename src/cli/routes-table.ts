@@ -7,7 +7,7 @@ import { loadModelCatalog, type ModelRoute } from '../catalog/models.ts';
 import { catalogRoutes } from '../catalog/routes.ts';
 import { COMFYUI_MAPPINGS } from '../providers/comfyui/workflows.ts';
 import { ELEVENLABS_MAPPINGS } from '../providers/elevenlabs/provider.ts';
-import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
+import { FAL_MAPPINGS } from '../providers/fal/mappings/index.ts';
 import type { Mapping } from '../providers/mapping.ts';
 import { MESHY_MAPPINGS } from '../providers/meshy/mappings.ts';
 import { OPENAI_COMPATIBLE_MAPPINGS } from '../providers/openai-compatible/mappings.ts';

@@ -6,7 +6,7 @@ import { COMFYUI_MAPPINGS, type Workflow } from './comfyui/workflows.ts';
 import { checkElevenLabs } from './elevenlabs/client.ts';
 import { createElevenLabsProvider, ELEVENLABS_MAPPINGS } from './elevenlabs/provider.ts';
 import { createFalProvider } from './fal/client.ts';
-import { FAL_MAPPINGS } from './fal/mappings.ts';
+import { FAL_MAPPINGS } from './fal/mappings/index.ts';
 import { jwksFromUrl } from './fal/webhook.ts';
 import type { Mapping } from './mapping.ts';
 import { createMeshyProvider } from './meshy/client.ts';
