@@ -22,7 +22,7 @@ import musicRoutes from './modules/music/routes.ts';
 import openAiRoutes from './modules/openai/routes.ts';
 import paymentsRoutes from './modules/payments/routes.ts';
 import providerWebhookRoutes from './modules/provider-webhooks/routes.ts';
-import providerAdminRoutes from './modules/providers/admin-routes.ts';
+import providerAdminRoutes from './modules/vendor-admin/admin-routes.ts';
 import speechRoutes from './modules/speech/routes.ts';
 import storyboardsRoutes from './modules/storyboards/routes.ts';
 import teamAdminRoutes from './modules/teams/admin-routes.ts';
