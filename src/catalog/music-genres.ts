@@ -1,8 +1,7 @@
 // The genres the simulator's music synthesizer knows: the words that select each, its tempo range,
 // drum pattern, instruments and arrangement. Data in music-genres.json, checked here at load.
-import { readFileSync } from 'node:fs';
 import { type Static, Type } from 'typebox';
-import Value from 'typebox/value';
+import { readJsonList } from './json-list.ts';
 
 const TIMBRES = ['pad', 'saw', 'square', 'pluck', 'epiano', 'piano', 'bell', 'organ', 'distorted'] as const;
 const BASS_TIMBRES = ['sine', 'saw', 'square', 'pluck', '808'] as const;
@@ -71,12 +70,7 @@ const GENRES_FILE = new URL('./music-genres.json', import.meta.url);
 
 /** Loads and checks the genres file; a malformed file stops the start with the reason. */
 export function loadMusicGenres(file: URL = GENRES_FILE): MusicGenre[] {
-  const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  const schema = Type.Array(GenreSchema, { minItems: 1 });
-  if (!Value.Check(schema, data)) {
-    const first = [...Value.Errors(schema, data)][0];
-    throw new Error(`music-genres.json is invalid at ${first?.instancePath}: ${first?.message}`);
-  }
+  const data = readJsonList(file, GenreSchema, 'music-genres.json');
   const names = new Set<string>();
   for (const genre of data) {
     if (names.has(genre.name)) throw new Error(`music-genres.json: genre '${genre.name}' is listed twice`);
