@@ -12,7 +12,7 @@ import { FIXED_ROUTES } from '../src/catalog/routes.ts';
 import { EMOTION_ALIASES, PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../src/catalog/voices.ts';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { createFalProvider } from '../src/providers/fal/client.ts';
-import { TOPAZ_MODELS } from '../src/providers/fal/mappings.ts';
+import { TOPAZ_MODELS } from '../src/providers/fal/mappings/video-edits.ts';
 import { jwksFromUrl } from '../src/providers/fal/webhook.ts';
 import type { PickedRoute } from '../src/providers/registry.ts';
 import { ProviderError, type VendorRequest } from '../src/providers/types.ts';

@@ -1,6 +1,6 @@
 // Pixel sizes of the image operations: an aspect ratio at about a megapixel, as the API prices
 // and validates it and as every provider is asked for it.
-import { ProviderError } from '../providers/types.ts';
+import { WorkError } from '../lib/errors.ts';
 
 export const MIN_SIDE = 64;
 export const MAX_SIDE = 4096;
@@ -16,9 +16,9 @@ export function dimensionsFor(aspectRatio: string, megapixels = 1): { width: num
   const match = /^\s*(\d+(?:\.\d+)?)\s*[:x/]\s*(\d+(?:\.\d+)?)\s*$/.exec(aspectRatio);
   const rw = Number(match?.[1]);
   const rh = Number(match?.[2]);
-  if (!match || !(rw > 0) || !(rh > 0)) throw new ProviderError(`invalid aspect ratio '${aspectRatio}'`, false);
+  if (!match || !(rw > 0) || !(rh > 0)) throw new WorkError(`invalid aspect ratio '${aspectRatio}'`, false);
   if (!(megapixels > 0) || !Number.isFinite(megapixels)) {
-    throw new ProviderError(`invalid megapixels ${megapixels}`, false);
+    throw new WorkError(`invalid megapixels ${megapixels}`, false);
   }
   const ratio = rw / rh;
   const area = megapixels * 1024 * 1024;

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { type Static, Type } from 'typebox';
-import Value from 'typebox/value';
+import { readJsonList } from './json-list.ts';
 
 const PlanVariantData = Type.Object({
   id: Type.String({ minLength: 1 }),
@@ -27,12 +26,7 @@ const PLANS_FILE = new URL('./credit-plans.json', import.meta.url);
 
 /** Loads and validates the plans file; a malformed file stops the start with the reason. */
 export function loadCreditPlans(file: URL = PLANS_FILE): CreditPlan[] {
-  const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  const schema = Type.Array(PlanData, { minItems: 1 });
-  if (!Value.Check(schema, data)) {
-    const first = [...Value.Errors(schema, data)][0];
-    throw new Error(`credit-plans.json is invalid at ${first?.instancePath}: ${first?.message}`);
-  }
+  const data = readJsonList(file, PlanData, 'credit-plans.json');
   const ids = new Set<string>();
   for (const plan of data) {
     for (const id of [plan.id, ...plan.variants.map((v) => v.id)]) {

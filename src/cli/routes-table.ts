@@ -5,28 +5,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadMediaCatalog } from '../catalog/media-models.ts';
 import { loadModelCatalog, type ModelRoute } from '../catalog/models.ts';
 import { catalogRoutes } from '../catalog/routes.ts';
-import { COMFYUI_MAPPINGS } from '../providers/comfyui/workflows.ts';
-import { ELEVENLABS_MAPPINGS } from '../providers/elevenlabs/provider.ts';
-import { FAL_MAPPINGS } from '../providers/fal/mappings.ts';
 import type { Mapping } from '../providers/mapping.ts';
-import { MESHY_MAPPINGS } from '../providers/meshy/mappings.ts';
-import { OPENAI_COMPATIBLE_MAPPINGS } from '../providers/openai-compatible/mappings.ts';
-import { REPLICATE_MAPPINGS } from '../providers/replicate/mappings.ts';
-import { SUNO_MAPPINGS } from '../providers/suno/mappings.ts';
+import { VENDORS } from '../providers/vendors.ts';
 
 const START = '<!-- routes:start (npm run docs:routes writes this table) -->';
 const END = '<!-- routes:end -->';
 const PAGE = new URL('../../docs/providers.md', import.meta.url);
 
-const MAPPINGS: Record<string, Record<string, Mapping>> = {
-  fal: FAL_MAPPINGS,
-  replicate: REPLICATE_MAPPINGS,
-  comfyui: COMFYUI_MAPPINGS,
-  'openai-compatible': OPENAI_COMPATIBLE_MAPPINGS,
-  suno: SUNO_MAPPINGS,
-  meshy: MESHY_MAPPINGS,
-  elevenlabs: ELEVENLABS_MAPPINGS,
-};
+const MAPPINGS: Record<string, Record<string, Mapping>> = Object.fromEntries(
+  VENDORS.map((vendor) => [vendor.id, vendor.mappings]),
+);
 
 // The endpoint each catalog list is used by.
 const OPERATIONS: Record<string, string> = {

@@ -1,6 +1,7 @@
 // The audio formats the service writes, and the conversion of a vendor's audio into what a request
 // asked for: another format, louder or softer, faster or slower (what the vendor could not do).
-import { ProviderError } from '../providers/types.ts';
+
+import { WorkError } from './errors.ts';
 import { probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from './ffmpeg.ts';
 
 /** Formats the service writes; 'pcm' is raw signed 16-bit little-endian mono, without a header. */
@@ -70,9 +71,9 @@ export async function convertAudio(
   input: { data: Buffer; contentType: string },
   target: AudioTarget,
 ): Promise<ConvertedAudio> {
-  if (input.data.length === 0) throw new ProviderError('There is no audio to convert', false);
+  if (input.data.length === 0) throw new WorkError('There is no audio to convert', false);
   if (!(target.tempo >= 0.5 && target.tempo <= 2)) {
-    throw new ProviderError(`A tempo of ${target.tempo} is out of range`, false);
+    throw new WorkError(`A tempo of ${target.tempo} is out of range`, false);
   }
   const from = audioFormatOf(input.contentType);
   const pcmSeconds = (bytes: number) => bytes / 2 / target.pcmRate;
@@ -81,7 +82,7 @@ export async function convertAudio(
       return { data: input.data, contentType: PCM_TYPE, durationSeconds: pcmSeconds(input.data.length) };
     }
     const probe = await probeMedia(input.data);
-    if (!probe.hasAudio) throw new ProviderError('The audio has no sound in it', false);
+    if (!probe.hasAudio) throw new WorkError('The audio has no sound in it', false);
     return {
       data: input.data,
       contentType: AUDIO_ENCODINGS[target.format].contentType,
@@ -102,7 +103,7 @@ export async function convertAudio(
         [...common, '-ac', '1', '-ar', String(target.pcmRate), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1'],
         { what: 'audio conversion' },
       );
-      if (data.length === 0) throw new ProviderError('audio conversion produced no output', false);
+      if (data.length === 0) throw new WorkError('audio conversion produced no output', false);
       return { data, contentType: PCM_TYPE, durationSeconds: pcmSeconds(data.length) };
     }
     const encoding = AUDIO_ENCODINGS[target.format];

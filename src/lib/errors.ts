@@ -83,3 +83,55 @@ export function insufficientCredits(needed: number, available: number): AppError
 export function notFound(kind: string, id?: string): AppError {
   return new AppError('not_found', id === undefined ? `${kind} not found` : `${kind} '${id}' not found`);
 }
+
+/** What went wrong with a piece of work, in terms the failure policy acts on. */
+export type WorkErrorKind =
+  | 'invalid_input'
+  | 'content_policy'
+  | 'auth'
+  | 'quota'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'canceled'
+  | 'internal';
+
+// Kinds for which another route (another vendor) may be tried: the vendor, not the input, failed.
+const FAILOVER_KINDS: ReadonlySet<WorkErrorKind> = new Set(['auth', 'quota', 'rate_limited', 'unavailable', 'timeout']);
+
+export interface WorkErrorOptions {
+  /** Default: `unavailable` when retryable, `internal` otherwise. */
+  kind?: WorkErrorKind;
+  /** Whether another route may serve the work instead; default by kind. */
+  failover?: boolean;
+  /** When to try again (a vendor's Retry-After, or work that is not ready yet). */
+  retryAfterMs?: number;
+  /**
+   * A submit that may have reached the vendor though its answer was lost (a connection cut after
+   * the request was sent, a timeout): the job may be running, so it is not sent again.
+   */
+  maybeAccepted?: boolean;
+}
+
+/**
+ * A failure of a piece of work (a media conversion, a render, a vendor call); `retryable` failures
+ * are tried again by the job queue. A vendor's failure is a ProviderError, which adds the vendor's
+ * own code.
+ */
+export class WorkError extends Error {
+  readonly retryable: boolean;
+  readonly kind: WorkErrorKind;
+  readonly failover: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly maybeAccepted: boolean;
+
+  constructor(message: string, retryable: boolean, options: WorkErrorOptions = {}) {
+    super(message);
+    this.name = 'WorkError';
+    this.retryable = retryable;
+    this.kind = options.kind ?? (retryable ? 'unavailable' : 'internal');
+    this.failover = options.failover ?? FAILOVER_KINDS.has(this.kind);
+    this.retryAfterMs = options.retryAfterMs;
+    this.maybeAccepted = options.maybeAccepted ?? false;
+  }
+}

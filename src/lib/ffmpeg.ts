@@ -1,6 +1,6 @@
 // Spawn helpers around the ffmpeg and ffprobe binaries installed through npm, shared by the
 // simulator's video and audio renderers and the media checks of the API. Every run has a timeout; failures become
-// ProviderErrors carrying the tail of ffmpeg's stderr. Inputs that need seeking (MP4 with the
+// WorkErrors carrying the tail of ffmpeg's stderr. Inputs that need seeking (MP4 with the
 // index at the end) and outputs that are rewritten at the end (MP4 +faststart, MP3 Xing
 // header, FLAC STREAMINFO) go through a private temporary folder under os.tmpdir() that is
 // always removed; raw frames and PCM are streamed through stdin/stdout.
@@ -8,7 +8,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { endianness, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProviderError } from '../providers/types.ts';
+import { WorkError } from './errors.ts';
 
 // ---------------------------------------------------------------------------------------
 // Processes.
@@ -85,7 +85,7 @@ function stderrTail(stderr: string): string {
 /** A running ffmpeg/ffprobe process: its stdout as a stream and a promise of its successful exit. */
 export interface MediaProcess {
   stdout: AsyncIterable<Buffer>;
-  /** Resolves when the process exited with 0 and stdin was fully written; rejects with a ProviderError. */
+  /** Resolves when the process exited with 0 and stdin was fully written; rejects with a WorkError. */
   done: Promise<void>;
   /** Stops the process (used when the consumer gives up early). */
   kill(): void;
@@ -99,30 +99,30 @@ function startProcess(binary: string, args: string[], opts: RunOptions): MediaPr
     child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    throw new ProviderError(`${what} could not start: ${message}`, true);
+    throw new WorkError(`${what} could not start: ${message}`, true);
   }
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_KEEP);
   });
-  let failure: ProviderError | undefined;
-  const fail = (error: ProviderError) => {
+  let failure: WorkError | undefined;
+  const fail = (error: WorkError) => {
     failure ??= error;
     child.kill('SIGKILL');
   };
   const timer = setTimeout(
-    () => fail(new ProviderError(`${what} timed out after ${Number((timeoutMs / 1000).toFixed(1))} s`, true)),
+    () => fail(new WorkError(`${what} timed out after ${Number((timeoutMs / 1000).toFixed(1))} s`, true)),
     timeoutMs,
   );
-  const onAbort = () => fail(new ProviderError(`${what} was cancelled`, false));
+  const onAbort = () => fail(new WorkError(`${what} was cancelled`, false));
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
 
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', (err: NodeJS.ErrnoException) => {
       // A process that could not start may never emit 'close'.
-      fail(new ProviderError(`${what} could not run: ${err.message}`, err.code !== 'ENOENT'));
+      fail(new WorkError(`${what} could not run: ${err.message}`, err.code !== 'ENOENT'));
       clearTimeout(timer);
       reject(failure);
     });
@@ -134,7 +134,7 @@ function startProcess(binary: string, args: string[], opts: RunOptions): MediaPr
       else {
         const reason = stderrTail(stderr) || (signal ? `killed by ${signal}` : `exit code ${code}`);
         // A process killed from outside (out of memory) is worth another try; a clean error exit is not.
-        reject(new ProviderError(`${what} failed: ${reason}`, signal !== null || (opts.retryable ?? false)));
+        reject(new WorkError(`${what} failed: ${reason}`, signal !== null || (opts.retryable ?? false)));
       }
     });
   });
@@ -163,9 +163,9 @@ function startProcess(binary: string, args: string[], opts: RunOptions): MediaPr
   // A failing input generator kills the process and its error is the one reported.
   const fedOrFailed = fed.catch((err: unknown) => {
     fail(
-      err instanceof ProviderError
+      err instanceof WorkError
         ? err
-        : new ProviderError(`${what} input failed: ${err instanceof Error ? err.message : String(err)}`, false),
+        : new WorkError(`${what} input failed: ${err instanceof Error ? err.message : String(err)}`, false),
     );
   });
 
@@ -174,7 +174,7 @@ function startProcess(binary: string, args: string[], opts: RunOptions): MediaPr
   return {
     stdout: child.stdout,
     done,
-    kill: () => fail(new ProviderError(`${what} was stopped`, false)),
+    kill: () => fail(new WorkError(`${what} was stopped`, false)),
   };
 }
 
@@ -227,7 +227,7 @@ export async function tempInput(dir: string, name: string, data: Buffer): Promis
 /** Reads an output file ffmpeg wrote, failing clearly when it wrote nothing. */
 export async function readOutput(path: string, what: string): Promise<Buffer> {
   const data = await readFile(path).catch(() => Buffer.alloc(0));
-  if (data.length === 0) throw new ProviderError(`${what} produced no output`, false);
+  if (data.length === 0) throw new WorkError(`${what} produced no output`, false);
   return data;
 }
 
@@ -293,7 +293,7 @@ function positive(text: string | number | undefined): number | undefined {
   return text !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** Probes a media file on disk; ProviderError (not retryable) when ffprobe cannot read it. */
+/** Probes a media file on disk; WorkError (not retryable) when ffprobe cannot read it. */
 export async function probeFile(path: string): Promise<ProbeResult> {
   let json: FfprobeOutput;
   try {
@@ -303,14 +303,14 @@ export async function probeFile(path: string): Promise<ProbeResult> {
     });
     json = JSON.parse(out.toString('utf8')) as FfprobeOutput;
   } catch (err) {
-    if (err instanceof ProviderError && err.retryable) throw err;
-    const detail = err instanceof ProviderError ? err.message.replace(/^media probing failed: /, '') : 'unreadable';
-    throw new ProviderError(`media could not be decoded: ${detail.replaceAll(path, 'input')}`, false);
+    if (err instanceof WorkError && err.retryable) throw err;
+    const detail = err instanceof WorkError ? err.message.replace(/^media probing failed: /, '') : 'unreadable';
+    throw new WorkError(`media could not be decoded: ${detail.replaceAll(path, 'input')}`, false);
   }
   const streams = json.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
   const audio = streams.find((s) => s.codec_type === 'audio');
-  if (!video && !audio) throw new ProviderError('media could not be decoded: no audio or video stream', false);
+  if (!video && !audio) throw new WorkError('media could not be decoded: no audio or video stream', false);
   const streamDurations = streams.map((s) => positive(s.duration) ?? 0);
   const result: ProbeResult = {
     format: json.format?.format_name ?? 'unknown',
@@ -349,9 +349,9 @@ export async function probeFile(path: string): Promise<ProbeResult> {
   return result;
 }
 
-/** Probes media bytes with ffprobe; ProviderError (not retryable) when they cannot be decoded. */
+/** Probes media bytes with ffprobe; WorkError (not retryable) when they cannot be decoded. */
 export async function probeMedia(data: Buffer): Promise<ProbeResult> {
-  if (data.length === 0) throw new ProviderError('media could not be decoded: empty input', false);
+  if (data.length === 0) throw new WorkError('media could not be decoded: empty input', false);
   return withTempDir(async (dir) => probeFile(await tempInput(dir, 'input', data)));
 }
 

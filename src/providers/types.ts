@@ -1,3 +1,5 @@
+import { WorkError, type WorkErrorKind, type WorkErrorOptions } from '../lib/errors.ts';
+
 /** One result file a provider produced. */
 export interface ProviderFile {
   data: Buffer;
@@ -32,60 +34,29 @@ export interface WorkItem {
 }
 
 /** What went wrong at a provider, in terms the failure policy acts on. */
-export type ProviderErrorKind =
-  | 'invalid_input'
-  | 'content_policy'
-  | 'auth'
-  | 'quota'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'timeout'
-  | 'canceled'
-  | 'internal';
+export type ProviderErrorKind = WorkErrorKind;
 
-// Kinds for which another route (another vendor) may be tried: the vendor, not the input, failed.
-const FAILOVER_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
-  'auth',
-  'quota',
-  'rate_limited',
-  'unavailable',
-  'timeout',
-]);
-
-export interface ProviderErrorOptions {
-  /** Default: `unavailable` when retryable, `internal` otherwise. */
-  kind?: ProviderErrorKind;
-  /** Whether another route may serve the work instead; default by kind. */
-  failover?: boolean;
-  /** When the vendor asked to be called again (Retry-After). */
-  retryAfterMs?: number;
+export interface ProviderErrorOptions extends WorkErrorOptions {
   /** The vendor's own code for the failure (an HTTP status, an error type). */
   vendorCode?: string;
-  /**
-   * A submit that may have reached the vendor though its answer was lost (a connection cut after
-   * the request was sent, a timeout): the job may be running, so it is not sent again.
-   */
-  maybeAccepted?: boolean;
 }
 
 /** A failure of the provider; `retryable` failures are tried again by the job queue. */
-export class ProviderError extends Error {
-  readonly retryable: boolean;
-  readonly kind: ProviderErrorKind;
-  readonly failover: boolean;
-  readonly retryAfterMs: number | undefined;
+export class ProviderError extends WorkError {
   readonly vendorCode: string | undefined;
-  readonly maybeAccepted: boolean;
 
   constructor(message: string, retryable: boolean, options: ProviderErrorOptions = {}) {
-    super(message);
+    super(message, retryable, options);
     this.name = 'ProviderError';
-    this.retryable = retryable;
-    this.kind = options.kind ?? (retryable ? 'unavailable' : 'internal');
-    this.failover = options.failover ?? FAILOVER_KINDS.has(this.kind);
-    this.retryAfterMs = options.retryAfterMs;
     this.vendorCode = options.vendorCode;
-    this.maybeAccepted = options.maybeAccepted ?? false;
+  }
+
+  // The failures of shared work (lib's media conversions, the catalog's sizes) are WorkErrors,
+  // which code outside the providers still recognizes as ProviderErrors: a WorkError has every
+  // field a ProviderError has but the vendor's code, which it leaves undefined as a ProviderError
+  // without one does.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof WorkError;
   }
 }
 

@@ -6,13 +6,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app-types.ts';
 import type { GenerationWatch } from '../generations/events.ts';
-import { type ApiAnswer, ApiCallError, type ApiMethod, api, type CallOptions, callApi } from './api.ts';
+import { ApiCallError, api, callApi } from './api.ts';
 import { installAssets, MODEL_VIEWER_STYLE_HASHES } from './assets.ts';
 import { type Html, html } from './html.ts';
 import { errorBox, loadsModelViewer, page } from './layout.ts';
 import { CONSOLE_ROUTES } from './pages/index.ts';
 import {
-  type ConsoleSession,
   cookiesOf,
   isOurOrigin,
   isSameOriginWithToken,
@@ -25,42 +24,7 @@ import {
   signIn,
   signOut,
 } from './session.ts';
-
-/** What a console handler gets. */
-export interface ConsoleContext {
-  app: App;
-  request: FastifyRequest;
-  reply: FastifyReply;
-  session: ConsoleSession;
-  /** The form fields of a POST (urlencoded); empty for a GET. */
-  form: Record<string, string>;
-  /** The query string's parameters. */
-  query: Record<string, string>;
-  /** The path's parameters. */
-  params: Record<string, string>;
-  /** Whether htmx made the request (answer a fragment, not a page). */
-  htmx: boolean;
-  /** The process's live status streams. */
-  watch: GenerationWatch;
-  /** Calls the API as the session's credential and answers its body (errors thrown as ApiCallError). */
-  api<T>(method: ApiMethod, path: string, options?: CallOptions): Promise<T>;
-  /** Calls the API as the session's credential and answers status, body and headers, whatever the status. */
-  callApi<T>(method: ApiMethod, path: string, options?: CallOptions): Promise<ApiAnswer<T>>;
-}
-
-/** Where to send the browser instead of a page. */
-export interface Redirect {
-  redirect: string;
-}
-
-export interface ConsoleRoute {
-  method: 'GET' | 'POST';
-  /** Under /console, with :params. */
-  path: string;
-  /** Who may use it. */
-  who: 'team' | 'operator';
-  handler(ctx: ConsoleContext): Promise<Html | Redirect> | Html | Redirect;
-}
+import type { ConsoleContext, Redirect } from './types.ts';
 
 // Scripts and styles from this origin only, no inline script or style; media from this origin
 // (and blob: for <model-viewer>'s textures); no framing; forms post here only.

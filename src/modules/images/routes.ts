@@ -1,5 +1,6 @@
 import type { App } from '../../app-types.ts';
 import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
+import { acceptedWithCredits } from '../../engine/accepted.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { INFLUENCER_IMAGE_CREDITS } from '../influencers/image-plan.ts';
 import {
@@ -30,13 +31,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     response: ImageGenerateResponse,
     errors: [403, 404],
     plan: planImageGenerate,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      images: [],
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, { images: [] }),
   });
 
   defineGenerationEndpoint(app, {
@@ -50,13 +45,7 @@ export default async function imageRoutes(app: App): Promise<void> {
     response: FaceGenerateResponse,
     errors: [403, 404],
     plan: planFaceGenerate,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      batch: created.itemIds.length,
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, { batch: created.itemIds.length }),
   });
 
   defineGenerationEndpoint(app, {
@@ -70,12 +59,6 @@ export default async function imageRoutes(app: App): Promise<void> {
     response: ImageEditResponse,
     errors: [403, 404],
     plan: planImageEdit,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      image_id: created.itemIds[0] ?? '',
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, { image_id: created.itemIds[0] ?? '' }),
   });
 }

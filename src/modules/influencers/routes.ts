@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
+import { acceptedWithCredits } from '../../engine/accepted.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
@@ -103,13 +104,7 @@ export default async function influencerRoutes(app: App): Promise<void> {
     response: Type.Object({ ...AcceptedWithCredits.properties, images: Type.Array(Type.String({ format: 'uri' })) }),
     errors: [403, 404],
     plan: planInfluencerGenerate,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      images: [],
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, { images: [] }),
   });
 
   defineGenerationEndpoint(app, {
@@ -130,13 +125,11 @@ export default async function influencerRoutes(app: App): Promise<void> {
     runInRequest: [0, 1],
     plan: planInfluencerVideo,
     respond: (created, plan) => ({
-      generation_id: created.id,
-      status: created.status,
-      first_frame_url: created.resultUrl(0, 'png'),
-      last_frame_url: created.resultUrl(1, 'png'),
-      video_url: null,
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
+      ...acceptedWithCredits(created, {
+        first_frame_url: created.resultUrl(0, 'png'),
+        last_frame_url: created.resultUrl(1, 'png'),
+        video_url: null,
+      }),
       has_voice_conversion: plan.input.voice !== null,
     }),
   });

@@ -1,4 +1,5 @@
 import type { App } from '../../app-types.ts';
+import { acceptedWithCredits } from '../../engine/accepted.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { Model3dBody, Model3dResponse, planModel3d } from './service.ts';
 
@@ -15,12 +16,6 @@ export default async function model3dRoutes(app: App): Promise<void> {
     response: Model3dResponse,
     errors: [403, 404],
     plan: planModel3d,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      model_url: created.resultUrl(0, 'glb'),
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, { model_url: created.resultUrl(0, 'glb') }),
   });
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { acceptedWithCredits } from '../../engine/accepted.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { notFound } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
@@ -24,12 +25,7 @@ export default async function musicRoutes(app: App): Promise<void> {
     response: AcceptedWithCredits,
     errors: [403, 404],
     plan: planMusic,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, {}),
   });
 
   app.get(

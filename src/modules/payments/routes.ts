@@ -3,10 +3,10 @@ import type { App } from '../../app-types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { checkoutPage, crossSitePage, notFoundPage, PAGE_HEADERS } from './pages.ts';
-import { createPaymentProvider } from './providers/index.ts';
-import { lemonSqueezyWebhookVerifier } from './providers/lemonsqueezy.ts';
-import { stripeWebhookVerifier } from './providers/stripe.ts';
-import type { PaymentProviderName, WebhookVerifier } from './providers/types.ts';
+import { createPaymentProvider } from './gateways/index.ts';
+import { lemonSqueezyWebhookVerifier } from './gateways/lemonsqueezy.ts';
+import { stripeWebhookVerifier } from './gateways/stripe.ts';
+import type { PaymentProviderName, WebhookVerifier } from './gateways/types.ts';
 import { Checkout, CheckoutParams, TopUpBody, TopUpResponse } from './schemas.ts';
 import {
   cancelBuiltinCheckout,

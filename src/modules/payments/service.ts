@@ -6,7 +6,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { looksLikeId, newId } from '../../lib/ids.ts';
 import { changeCredits } from '../credits/service.ts';
 import { getTeam } from '../teams/service.ts';
-import { checkoutPagePath } from './providers/builtin.ts';
+import { checkoutPagePath } from './gateways/builtin.ts';
 import {
   type PaymentEvent,
   type PaymentProvider,
@@ -14,7 +14,7 @@ import {
   type PaymentProviderName,
   WebhookRejectedError,
   type WebhookVerifier,
-} from './providers/types.ts';
+} from './gateways/types.ts';
 import * as sql from './sql.ts';
 
 /** How long a checkout accepts payment when the provider does not say (Stripe's default too). */

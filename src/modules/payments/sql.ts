@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import type { PaymentProviderName } from './providers/types.ts';
+import type { PaymentProviderName } from './gateways/types.ts';
 
 export type CheckoutStatus = 'open' | 'paid' | 'cancelled' | 'expired';
 

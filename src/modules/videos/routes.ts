@@ -1,4 +1,5 @@
 import type { App } from '../../app-types.ts';
+import { acceptedAnswer, acceptedWithCredits } from '../../engine/accepted.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import {
   Accepted,
@@ -17,7 +18,6 @@ import {
   VideoGenerateResponse,
 } from './schemas.ts';
 import {
-  accepted,
   FAMILY_PRICE,
   LORA_VIDEO_CREDITS_PER_SECOND,
   MOTION_CONTROL_CREDITS_PER_SECOND,
@@ -49,13 +49,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: VideoGenerateResponse,
     errors: [403, 404],
     plan: planVideoGenerate,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      videos: [],
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, { videos: [] }),
   });
 
   defineGenerationEndpoint(app, {
@@ -70,12 +64,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: AcceptedWithCredits,
     errors: [403, 404],
     plan: planLipsync,
-    respond: (created) => ({
-      generation_id: created.id,
-      status: created.status,
-      estimated_time: created.estimatedSeconds,
-      credits_used: created.creditsCharged,
-    }),
+    respond: (created) => acceptedWithCredits(created, {}),
   });
 
   defineGenerationEndpoint(app, {
@@ -90,7 +79,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     plan: planMotionControl,
-    respond: accepted,
+    respond: acceptedAnswer,
   });
 
   defineGenerationEndpoint(app, {
@@ -107,7 +96,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     plan: planReferenceToVideo,
-    respond: accepted,
+    respond: acceptedAnswer,
   });
 
   defineGenerationEndpoint(app, {
@@ -124,7 +113,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     plan: planTalkingHead,
-    respond: accepted,
+    respond: acceptedAnswer,
   });
 
   defineGenerationEndpoint(app, {
@@ -140,7 +129,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     plan: planUpscale,
-    respond: accepted,
+    respond: acceptedAnswer,
   });
 
   defineGenerationEndpoint(app, {
@@ -152,7 +141,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     plan: planSeedvrUpscale,
-    respond: accepted,
+    respond: acceptedAnswer,
   });
 
   defineGenerationEndpoint(app, {
@@ -165,7 +154,7 @@ export default async function videoRoutes(app: App): Promise<void> {
     response: Accepted,
     errors: [403, 404],
     plan: planTopazUpscale,
-    respond: accepted,
+    respond: acceptedAnswer,
   });
 
   defineGenerationEndpoint(app, {

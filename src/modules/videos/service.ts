@@ -9,7 +9,7 @@ import { teamHasGeneration } from '../../engine/index.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
 import { OperationName } from '../../engine/operation-names.ts';
-import type { CreatedGeneration, GenerationPlan } from '../../engine/types.ts';
+import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { requireInfluencer, requireReadyInfluencer } from '../influencers/service.ts';
 import { resolveVoiceProfile } from '../voices/service.ts';
@@ -45,13 +45,6 @@ export const MOTION_CONTROL_CREDITS_PER_SECOND = 14;
 export const LORA_VIDEO_CREDITS_PER_SECOND = { '480p': 6, '580p': 8, '720p': 12 } as const;
 
 export const credits = (perSecond: number, seconds: number) => Math.max(1, Math.ceil(perSecond * seconds));
-
-/** The answer of the asynchronous video endpoints that report no price. */
-export const accepted = (created: CreatedGeneration) => ({
-  generation_id: created.id,
-  status: created.status,
-  estimated_time: created.estimatedSeconds,
-});
 
 /** An upscaler's credits per second at the tier of an output height (its top tier beyond). */
 export function tierCreditsPerSecond(model: Upscaler, outputHeight: number): number {

@@ -7,6 +7,7 @@
 // submit sent again cannot find its first prompt there.
 import { createHash, randomUUID } from 'node:crypto';
 import { contentTypeForFileName } from '../../lib/media-types.ts';
+import { asRecord } from '../../lib/records.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
   type CancelAnswer,
@@ -46,10 +47,6 @@ const IMAGE_EXTENSIONS: Record<string, string> = {
   'image/webp': 'webp',
   'image/gif': 'gif',
 };
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 function parseJson(text: string): unknown {
   try {

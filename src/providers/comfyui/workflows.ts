@@ -29,6 +29,7 @@
 // TI2V 5B (wan2.2_ti2v_5B_fp16, umt5_xxl_fp8_e4m3fn_scaled, wan2.2_vae) for the video; the operator
 // places those files, or names others through a route's `checkpoint` param or their own templates.
 import { readdirSync, readFileSync } from 'node:fs';
+import { asRecord } from '../../lib/records.ts';
 import { type Mapping, mappingFor } from '../mapping.ts';
 import { ProviderError } from '../types.ts';
 
@@ -84,10 +85,6 @@ const REQUIRED_NODES: Record<string, string> = {
 };
 
 const DEFAULT_DIR = new URL('../../catalog/comfyui/', import.meta.url);
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 /** Whether an input is a link to another node. */
 export function isLink(value: unknown): value is WorkflowLink {

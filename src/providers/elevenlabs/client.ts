@@ -3,6 +3,7 @@
 // code in `detail.status` (a spent quota comes back as a 401, like a bad key), read before the
 // common status mapping.
 import { TTS_CONTENT_TYPES, ttsEmotion } from '../../catalog/voices.ts';
+import { asRecord, parseObject } from '../../lib/records.ts';
 import { wavFromPcm } from '../../lib/wav.ts';
 import { checkByGet, noAnswerError, retryAfterMs, statusError } from '../http.ts';
 import {
@@ -129,19 +130,6 @@ export function ttsInput(request: SpeechRequest): ElevenLabsTtsInput {
       ...(request.seed === null ? {} : { seed: request.seed }),
     },
   };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-/** A JSON object from a body, or undefined. */
-export function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
 }
 
 function capped(text: string): string {

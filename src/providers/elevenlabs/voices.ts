@@ -1,8 +1,10 @@
 // ElevenLabs' own voices: an instant clone from recordings (`POST /v1/voices/add`, multipart), and a
 // voice designed from a description (`POST /v1/text-to-voice/design`: previews to listen to), one of
 // whose previews is then saved as a voice (`POST /v1/text-to-voice`). Errors read as TTS errors do.
+
+import { parseObject } from '../../lib/records.ts';
 import { ProviderError, type SubmitRequest, type SubmitResult, type VoiceRequest } from '../types.ts';
-import { callElevenLabs, type ElevenLabsSettings, elevenLabsHeaders, parseObject } from './client.ts';
+import { callElevenLabs, type ElevenLabsSettings, elevenLabsHeaders } from './client.ts';
 
 /** A recording of the voice to clone. */
 export interface VoiceSample {

@@ -1,3 +1,4 @@
+import { asRecord } from '../../lib/records.ts';
 import { dataUrlFile, noAnswerError } from '../http.ts';
 import {
   type CancelAnswer,
@@ -41,10 +42,6 @@ export function falAppId(endpoint: string): string {
   const parts = endpoint.split('/').filter((p) => p !== '');
   const keep = parts[0] === 'workflows' || parts[0] === 'comfy' ? 3 : 2;
   return parts.slice(0, keep).join('/');
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function fileOf(value: unknown): OutputFile | undefined {

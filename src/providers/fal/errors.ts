@@ -1,3 +1,4 @@
+import { parseObject } from '../../lib/records.ts';
 import { retryAfterMs, statusError } from '../http.ts';
 import { ProviderError } from '../types.ts';
 
@@ -18,15 +19,6 @@ export function describeDetail(detail: unknown): string | undefined {
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
-function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The ProviderError for a fal answer that is not a success: 422 is the input (the vendor's own
  * words), 401/403 our key, 402 the account's balance, 429 a rate limit (Retry-After), a 504 that
@@ -34,7 +26,7 @@ function parseJson(text: string): Record<string, unknown> | undefined {
  * (`X-Fal-Error-Type`, retryable), anything else unexpected.
  */
 export function falHttpError(status: number, headers: Headers, bodyText: string): ProviderError {
-  const body = parseJson(bodyText);
+  const body = parseObject(bodyText);
   const detail = describeDetail(body?.detail);
   const errorType =
     headers.get('x-fal-error-type') ?? (typeof body?.error_type === 'string' ? body.error_type : undefined);

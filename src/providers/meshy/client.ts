@@ -11,6 +11,8 @@
 //
 // Meshy has no cancel for these tasks (only DELETE, which removes a task's record): no `cancel`.
 // Docs read: docs.meshy.ai/en/api/text-to-3d.md, /api/image-to-3d, /api/balance.md, /api/errors.
+
+import { asRecord } from '../../lib/records.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
   type Fetch,
@@ -44,10 +46,6 @@ const LIST_PAGE_SIZE = 50;
 const POLICY_WORDS = /moderat|safety|nsfw|inappropriate|violat|policy/i;
 
 type Task = Record<string, unknown>;
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 function messageOf(text: string): string | undefined {
   try {

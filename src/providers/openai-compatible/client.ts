@@ -1,6 +1,8 @@
 // Any server that speaks OpenAI's chat completions: OpenRouter by default, or a self-hosted Ollama,
 // vLLM or llama.cpp server (all serve `POST /v1/chat/completions`). One synchronous call per item;
 // the answer's text comes back as an inline text file, with the token usage beside it.
+
+import { asRecord, parseObject } from '../../lib/records.ts';
 import { noAnswerError, statusError } from '../http.ts';
 import {
   type Fetch,
@@ -56,18 +58,6 @@ function isOpenRouter(base: string): boolean {
 
 function vendorName(base: string): string {
   return isOpenRouter(base) ? 'OpenRouter' : 'the OpenAI-compatible server';
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
 }
 
 function nonEmpty(value: unknown): string | undefined {

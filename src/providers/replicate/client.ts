@@ -1,3 +1,4 @@
+import { asRecord } from '../../lib/records.ts';
 import { checkByGet, dataUrlFile, noAnswerError } from '../http.ts';
 import {
   type CancelAnswer,
@@ -78,10 +79,6 @@ export function progressFromLogs(logs: unknown): number | undefined {
     if (match?.[1]) return Math.min(1, Number(match[1]) / 100);
   }
   return undefined;
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function fileOf(value: unknown): OutputFile | undefined {

@@ -1,3 +1,4 @@
+import { parseObject } from '../../lib/records.ts';
 import { statusError } from '../http.ts';
 import { ProviderError } from '../types.ts';
 
@@ -9,15 +10,6 @@ const CONTENT_POLICY =
 interface InvalidField {
   field?: unknown;
   description?: unknown;
-}
-
-function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Replicate's `invalid_fields` (`[{type, field, description}]`) as `field: description; …`. */
@@ -38,7 +30,7 @@ export function describeInvalidFields(fields: unknown): string | undefined {
  * (Retry-After), 5xx Replicate's infrastructure; anything else unexpected.
  */
 export function replicateHttpError(status: number, headers: Headers, bodyText: string): ProviderError {
-  const body = parseJson(bodyText);
+  const body = parseObject(bodyText);
   const fields = describeInvalidFields(body?.invalid_fields);
   const detail = typeof body?.detail === 'string' && body.detail.trim() !== '' ? body.detail.trim() : undefined;
   const title = typeof body?.title === 'string' ? body.title : undefined;

@@ -4,7 +4,7 @@
 // "flux-dev-lora"`). Every mapping is checked against the schema its model publishes, vendored in
 // test/fixtures/replicate/input-schemas.json (test/replicate-mappings.test.ts,
 // test/replicate-video-mappings.test.ts).
-import { nearestRatio } from '../fal/mappings.ts';
+import { nearestRatio } from '../fal/mappings/common.ts';
 import { type Mapping, mappingFor } from '../mapping.ts';
 import { type ImageRequest, ProviderError } from '../types.ts';
 

@@ -14,6 +14,7 @@
 // Docs read: docs.sunoapi.org/suno-api/{generate-music, get-music-generation-details,
 // generate-music-callbacks, get-remaining-credits}; docs.kie.ai/suno-api/* (same record-info shape).
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { asRecord, parseObject } from '../../lib/records.ts';
 import { noAnswerError, retryAfterMs, statusError } from '../http.ts';
 import {
   type Fetch,
@@ -76,18 +77,6 @@ const CONTENT_POLICY =
 const RATE_WORDS = /rate limit|too many|frequen|too fast/i;
 const CREDIT_WORDS = /credit|balance|insufficient|top up|recharge/i;
 const AUDIO_TYPES: Record<string, string> = { mp3: 'audio/mpeg', wav: 'audio/wav', m4a: 'audio/mp4' };
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
 
 /** A code the API gives as a number or a numeric string; undefined otherwise. */
 function codeOf(value: unknown): number | undefined {

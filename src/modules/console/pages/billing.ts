@@ -8,7 +8,7 @@ import { formatPrice } from '../../payments/pages.ts';
 import { ApiCallError, type ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, nextPageLink, page } from '../layout.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 
 type Plans = ResponseOf<'/api/v1/billing/plans', 'get'>;
 type LedgerPage = ResponseOf<'/api/v1/billing/ledger', 'get'>;

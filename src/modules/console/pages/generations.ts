@@ -6,7 +6,7 @@ import { streamStatus } from '../../generations/events.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { errorBox, nextPageLink, page, statusBadge } from '../layout.ts';
 import { fullView, mediaKindOf, needsModelViewer } from '../media.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 import { generationRows } from './overview.ts';
 
 type History = ResponseOf<'/api/v1/generations', 'get'>;

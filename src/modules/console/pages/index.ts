@@ -1,5 +1,5 @@
 // Every page and action of the console, by area.
-import type { ConsoleRoute } from '../routes.ts';
+import type { ConsoleRoute } from '../types.ts';
 import { billingRoutes } from './billing.ts';
 import { generationRoutes } from './generations.ts';
 import { libraryRoutes } from './library.ts';

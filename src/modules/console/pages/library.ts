@@ -3,7 +3,7 @@
 import type { ResponseOf } from '@genmedia/sdk';
 import { type Html, html } from '../html.ts';
 import { page, statusBadge } from '../layout.ts';
-import type { ConsoleRoute } from '../routes.ts';
+import type { ConsoleRoute } from '../types.ts';
 
 type Influencers = ResponseOf<'/api/v1/influencers', 'get'>;
 type Voices = ResponseOf<'/api/v1/voices', 'get'>;

@@ -7,7 +7,7 @@ import type { ResponseOf } from '@genmedia/sdk';
 import type { ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 
 type Team = ResponseOf<'/admin/v1/teams/{team_id}', 'get'>;
 type Teams = ResponseOf<'/admin/v1/teams', 'get'>;

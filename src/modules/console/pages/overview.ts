@@ -4,7 +4,7 @@ import type { ResponseOf } from '@genmedia/sdk';
 import { type Html, html } from '../html.ts';
 import { page, statusBadge } from '../layout.ts';
 import { thumbnail } from '../media.ts';
-import type { ConsoleRoute } from '../routes.ts';
+import type { ConsoleRoute } from '../types.ts';
 
 type Usage = ResponseOf<'/api/v1/billing/usage', 'get'>;
 type History = ResponseOf<'/api/v1/generations', 'get'>;

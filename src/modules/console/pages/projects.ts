@@ -5,7 +5,7 @@ import type { ResponseOf } from '@genmedia/sdk';
 import { attrs, type Html, html } from '../html.ts';
 import { page } from '../layout.ts';
 import { thumbnail } from '../media.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 
 type Storyboards = ResponseOf<'/api/v1/storyboard', 'get'>;
 type Storyboard = ResponseOf<'/api/v1/storyboard/{projectId}', 'get'>;

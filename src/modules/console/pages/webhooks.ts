@@ -4,7 +4,7 @@
 import type { ResponseOf, Schemas } from '@genmedia/sdk';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, nextPageLink, page, statusBadge } from '../layout.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 
 type Secret = ResponseOf<'/api/v1/webhooks/secret', 'get'>;
 type Deliveries = ResponseOf<'/api/v1/webhooks/deliveries', 'get'>;

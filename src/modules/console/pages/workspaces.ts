@@ -3,7 +3,7 @@ import type { ResponseOf } from '@genmedia/sdk';
 import { ApiCallError, type ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
-import type { ConsoleContext, ConsoleRoute } from '../routes.ts';
+import type { ConsoleContext, ConsoleRoute } from '../types.ts';
 
 type Workspaces = ResponseOf<'/api/v1/workspaces', 'get'>;
 type Workspace = ResponseOf<'/api/v1/workspaces', 'post'>;

@@ -1,0 +1,17 @@
+import { defineVendor } from '../descriptor.ts';
+import { checkElevenLabs } from './client.ts';
+import { createElevenLabsProvider, ELEVENLABS_MAPPINGS } from './provider.ts';
+
+/** ElevenLabs: configured by its key. */
+export const ELEVENLABS_VENDOR = defineVendor({
+  id: 'elevenlabs',
+  mappings: ELEVENLABS_MAPPINGS,
+  settings: ({ elevenLabs }, { fetchSample }) =>
+    elevenLabs.apiKey ? { apiKey: elevenLabs.apiKey, baseUrl: elevenLabs.baseUrl, fetchSample } : undefined,
+  create: (account, fetch) => {
+    const settings = { ...account, fetch };
+    return { ...createElevenLabsProvider(settings), check: () => checkElevenLabs(settings) };
+  },
+  trustedOrigins: () => [],
+  secrets: (account) => [account.apiKey],
+});
