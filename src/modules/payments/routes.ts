@@ -2,11 +2,11 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../app-types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
-import { checkoutPage, crossSitePage, notFoundPage, PAGE_HEADERS } from './pages.ts';
 import { createPaymentProvider } from './gateways/index.ts';
 import { lemonSqueezyWebhookVerifier } from './gateways/lemonsqueezy.ts';
 import { stripeWebhookVerifier } from './gateways/stripe.ts';
 import type { PaymentProviderName, WebhookVerifier } from './gateways/types.ts';
+import { checkoutPage, crossSitePage, notFoundPage, PAGE_HEADERS } from './pages.ts';
 import { Checkout, CheckoutParams, TopUpBody, TopUpResponse } from './schemas.ts';
 import {
   cancelBuiltinCheckout,
