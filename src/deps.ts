@@ -8,6 +8,7 @@ import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import { DatabaseHealth } from './db/health.ts';
 import { createMediaFetcher } from './engine/urls.ts';
+import { WorkError } from './lib/errors.ts';
 import { probeMedia } from './lib/ffmpeg.ts';
 import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
@@ -21,7 +22,7 @@ import { executionContext, operations } from './operations.ts';
 import { createMetricsRegistry, createServiceMetrics } from './plugins/metrics.ts';
 import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
-import { type Fetch, ProviderError } from './providers/types.ts';
+import type { Fetch } from './providers/types.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 import { createMediaSigner } from './storage/signed-urls.ts';
 
@@ -131,7 +132,7 @@ function inputAudioFetcher(fetchMedia: (url: string) => Promise<Buffer>) {
       ? AUDIO_CONTAINERS.find(([name]) => probe.format.split(',').includes(name))?.[1]
       : undefined;
     if (!contentType)
-      throw new ProviderError(`${url} is not a recording in a format we can send`, false, { kind: 'invalid_input' });
+      throw new WorkError(`${url} is not a recording in a format we can send`, false, { kind: 'invalid_input' });
     return { data, contentType };
   };
 }
@@ -155,7 +156,7 @@ function inputImageFetcher(fetchMedia: (url: string) => Promise<Buffer>) {
     const { format } = await sharp(data)
       .metadata()
       .catch(() => ({ format: undefined }));
-    if (!format) throw new ProviderError(`${url} is not an image`, false, { kind: 'invalid_input' });
+    if (!format) throw new WorkError(`${url} is not an image`, false, { kind: 'invalid_input' });
     return { data, contentType: `image/${format}` };
   };
 }

@@ -2,12 +2,14 @@
 // endpoint (test/fixtures/fal/input-schemas.json, from fal's own client; see its `source`): for
 // every aspect ratio a model offers, with and without input images and LoRAs as the model allows,
 // the input we would send must be valid: no unknown field, every required one, values in range.
+
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../src/catalog/routes.ts';
-import { type ImageRequest, ProviderError } from '../src/providers/types.ts';
+import { WorkError } from '../src/lib/errors.ts';
+import type { ImageRequest } from '../src/providers/types.ts';
 import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
 const registry = offlineRegistry({ replicate: false });
@@ -104,7 +106,7 @@ test('every request a model allows maps to a valid input of its fal endpoint', (
       try {
         input = picked.map(c.request);
       } catch (err) {
-        assert.ok(err instanceof ProviderError && err.kind === 'invalid_input', `${c.label}: ${String(err)}`);
+        assert.ok(err instanceof WorkError && err.kind === 'invalid_input', `${c.label}: ${String(err)}`);
         gaps.push(c.label.replace(/ \d+:\d+/, ''));
         continue;
       }

@@ -4,18 +4,20 @@
 // client; see its `source`): for every duration, aspect ratio and option a model offers, from text
 // and from a first frame (or image) where it has an image endpoint, the input we would send must be
 // valid: no unknown field, every required one, values from the endpoint's lists.
+
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
 import { FIXED_ROUTES } from '../src/catalog/routes.ts';
 import { EMOTION_ALIASES, PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../src/catalog/voices.ts';
+import { WorkError } from '../src/lib/errors.ts';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { createFalProvider } from '../src/providers/fal/client.ts';
 import { TOPAZ_MODELS } from '../src/providers/fal/mappings/video-edits.ts';
 import { jwksFromUrl } from '../src/providers/fal/webhook.ts';
 import type { PickedRoute } from '../src/providers/registry.ts';
-import { ProviderError, type VendorRequest } from '../src/providers/types.ts';
+import type { ProviderError, VendorRequest } from '../src/providers/types.ts';
 import { startFakeFal } from './fakes/fal.ts';
 import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
@@ -292,7 +294,7 @@ function mapped(picked: PickedRoute, request: VendorRequest): Record<string, unk
   try {
     return picked.map(request);
   } catch (err) {
-    assert.ok(err instanceof ProviderError && err.kind === 'invalid_input', String(err));
+    assert.ok(err instanceof WorkError && err.kind === 'invalid_input', String(err));
     return err;
   }
 }
@@ -338,7 +340,7 @@ test('every request a model allows maps to a valid input of its fal endpoint', (
     const picked = registry.candidates(c.routes, c.request);
     for (const route of picked) {
       const input = mapped(route, c.request);
-      if (input instanceof ProviderError) {
+      if (input instanceof WorkError) {
         gaps.add(c.label.replace(/ \d+(\.\d+)?s /, ' '));
         continue;
       }
@@ -371,7 +373,7 @@ function refusal(routes: readonly ModelRoute[] | undefined, request: VendorReque
   const [picked] = registry.candidates(routes ?? [], request);
   assert.ok(picked, 'a configured route');
   const result = mapped(picked, request);
-  assert.ok(result instanceof ProviderError, `refused: ${JSON.stringify(result)}`);
+  assert.ok(result instanceof WorkError, `refused: ${JSON.stringify(result)}`);
   return result.message;
 }
 

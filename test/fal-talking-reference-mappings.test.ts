@@ -5,12 +5,14 @@
 // send must be valid (no unknown field, every required one, values from the endpoint's lists), and
 // what the endpoint cannot take must be refused (invalid_input), never sent without it. Then field
 // by field: how references are numbered for each model, shots, and the refusals.
+
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
+import { WorkError } from '../src/lib/errors.ts';
 import type { PickedRoute } from '../src/providers/registry.ts';
-import { ProviderError, type VendorRequest } from '../src/providers/types.ts';
+import type { ProviderError, VendorRequest } from '../src/providers/types.ts';
 import { errorsText, falFixture, falValidatorOf, offlineRegistry } from './vendor-schemas.ts';
 
 const registry = offlineRegistry({ replicate: false });
@@ -80,7 +82,7 @@ function mapped(picked: PickedRoute, request: VendorRequest): Record<string, unk
   try {
     return picked.map(request);
   } catch (err) {
-    assert.ok(err instanceof ProviderError && err.kind === 'invalid_input' && !err.retryable, String(err));
+    assert.ok(err instanceof WorkError && err.kind === 'invalid_input' && !err.retryable, String(err));
     return err;
   }
 }
@@ -89,7 +91,7 @@ function refusal(routes: readonly ModelRoute[] | undefined, request: VendorReque
   const [picked] = registry.candidates(routes ?? [], request);
   assert.ok(picked, 'a configured route');
   const result = mapped(picked, request);
-  assert.ok(result instanceof ProviderError, `refused: ${JSON.stringify(result)}`);
+  assert.ok(result instanceof WorkError, `refused: ${JSON.stringify(result)}`);
   return result.message;
 }
 
@@ -356,12 +358,12 @@ test('every request a model allows maps to a valid input of its fal endpoint, or
     for (const route of picked) {
       const input = mapped(route, c.request);
       if (c.refused) {
-        assert.ok(input instanceof ProviderError, `${c.label} → ${route.route.endpoint}: refused`);
+        assert.ok(input instanceof WorkError, `${c.label} → ${route.route.endpoint}: refused`);
         assert.match(input.message, c.refused, c.label);
         refused += 1;
         continue;
       }
-      assert.ok(!(input instanceof ProviderError), `${c.label} → ${route.route.endpoint}: ${String(input)}`);
+      assert.ok(!(input instanceof WorkError), `${c.label} → ${route.route.endpoint}: ${String(input)}`);
       const validate = falValidatorOf(route.route.endpoint);
       assert.ok(
         validate(input),

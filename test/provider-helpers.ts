@@ -1,15 +1,17 @@
 // What every adapter test needs: the ProviderError a call ends with, and a port nothing listens on.
+
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ProviderError } from '../src/providers/types.ts';
+import { WorkError } from '../src/lib/errors.ts';
+import type { ProviderError } from '../src/providers/types.ts';
 
 /** The ProviderError a call ends with (the test fails when it ends otherwise). */
 export async function failure(call: () => unknown): Promise<ProviderError> {
   try {
     await call();
   } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
+    assert.ok(err instanceof WorkError, String(err));
     return err;
   }
   assert.fail('expected a ProviderError');

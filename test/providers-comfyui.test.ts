@@ -2,12 +2,14 @@
 // public API shapes: what it queues (the templates filled by title), how it keeps a prompt from
 // running twice, how it reads the queue and the history, how it stops a prompt, and the
 // templates themselves, checked against the core nodes as ComfyUI declares them.
+
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { WorkError } from '../src/lib/errors.ts';
 import { createComfyProvider } from '../src/providers/comfyui/client.ts';
 import {
   COMFYUI_MAPPINGS,
@@ -20,13 +22,13 @@ import {
   videoSize,
   type Workflow,
 } from '../src/providers/comfyui/workflows.ts';
-import {
-  type ImageRequest,
-  type PollResult,
-  type Provider,
+import type {
+  ImageRequest,
+  PollResult,
+  Provider,
   ProviderError,
-  type VendorHandle,
-  type VideoRequest,
+  VendorHandle,
+  VideoRequest,
 } from '../src/providers/types.ts';
 import { CORE_NODES, type FakeComfy, type FakeNode, startFakeComfy } from './fakes/comfyui.ts';
 import { failure } from './provider-helpers.ts';
@@ -557,7 +559,7 @@ describe('the ComfyUI workflow templates', () => {
       try {
         call();
       } catch (err) {
-        assert.ok(err instanceof ProviderError);
+        assert.ok(err instanceof WorkError);
         assert.equal(err.kind, 'invalid_input');
         return;
       }

@@ -1,16 +1,18 @@
 // The fal.ai adapter against a fake fal queue (test/fakes/fal.ts) built from fal's public API
 // shapes: what it sends, how it reads every answer, and which webhooks it believes.
+
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { WorkError } from '../src/lib/errors.ts';
 import { createFalProvider, falAppId } from '../src/providers/fal/client.ts';
 import { jwksFromUrl } from '../src/providers/fal/webhook.ts';
 import {
   type PollResult,
   type Provider,
-  ProviderError,
+  type ProviderError,
   type VendorHandle,
   WebhookRejectedError,
 } from '../src/providers/types.ts';
@@ -43,7 +45,7 @@ describe('the fal.ai adapter', () => {
     try {
       await call();
     } catch (err) {
-      assert.ok(err instanceof ProviderError, String(err));
+      assert.ok(err instanceof WorkError, String(err));
       return err;
     }
     assert.fail('expected a ProviderError');

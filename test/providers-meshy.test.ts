@@ -1,21 +1,23 @@
 // The Meshy adapter against a fake Meshy API (test/fakes/meshy.ts) built from Meshy's public API
 // shapes: what it sends, the preview→refine chain it runs in poll (and does not run twice after a
 // crash), how it reads every answer, and the mappings' refusals.
+
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { NodeIO } from '@gltf-transform/core';
+import { WorkError } from '../src/lib/errors.ts';
 import { createMeshyProvider } from '../src/providers/meshy/client.ts';
 import { MESHY_MAPPINGS } from '../src/providers/meshy/mappings.ts';
-import {
-  type Model3dRequest,
-  type PollResult,
-  type Provider,
+import type {
+  Model3dRequest,
+  PollResult,
+  Provider,
   ProviderError,
-  type ProviderOutput,
-  type SubmitResult,
-  type VendorHandle,
+  ProviderOutput,
+  SubmitResult,
+  VendorHandle,
 } from '../src/providers/types.ts';
 import { type FakeMeshy, startFakeMeshy } from './fakes/meshy.ts';
 import { failure } from './provider-helpers.ts';
@@ -293,7 +295,7 @@ describe('the Meshy adapter', () => {
       try {
         map({ ...REQUEST, ...request });
       } catch (err) {
-        assert.ok(err instanceof ProviderError);
+        assert.ok(err instanceof WorkError);
         assert.equal(err.kind, 'invalid_input');
         return true;
       }

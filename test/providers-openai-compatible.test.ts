@@ -2,20 +2,22 @@
 // against a fake server (test/fakes/openai-compatible.ts) built from the public shapes of OpenAI's
 // chat completions and OpenRouter's additions: what it sends, how it reads every answer, and what
 // its check says.
+
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { WorkError } from '../src/lib/errors.ts';
 import { checkOpenAiCompatible, createOpenAiCompatibleProvider } from '../src/providers/openai-compatible/client.ts';
 import { chatInput, OPENAI_COMPATIBLE_MAPPINGS } from '../src/providers/openai-compatible/mappings.ts';
-import {
-  type Fetch,
-  type Provider,
+import type {
+  Fetch,
+  Provider,
   ProviderError,
-  type ProviderOutput,
-  type SubmitResult,
-  type TextRequest,
-  type VendorRequest,
+  ProviderOutput,
+  SubmitResult,
+  TextRequest,
+  VendorRequest,
 } from '../src/providers/types.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
 import { closedPort, failure } from './provider-helpers.ts';
@@ -90,7 +92,7 @@ describe('the chat mapping', () => {
     };
     assert.throws(
       () => chat(image),
-      (err: unknown) => err instanceof ProviderError && err.kind === 'internal' && !err.retryable,
+      (err: unknown) => err instanceof WorkError && err.kind === 'internal' && !err.retryable,
     );
   });
 });

@@ -1,17 +1,19 @@
 // The Suno adapter against a fake Suno task API (test/fakes/suno.ts) built from the
 // API's public shapes: how a song request becomes a task, what the adapter sends, how it reads every
 // answer and record, which callbacks it believes, and its credit check.
+
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { WorkError } from '../src/lib/errors.ts';
 import { checkSuno, createSunoProvider, type SunoSettings, sunoCodeError } from '../src/providers/suno/client.ts';
 import { generateInput, type MusicRequest, sunoMapping, titleFrom } from '../src/providers/suno/mappings.ts';
 import {
   type OutputFile,
   type PollResult,
   type Provider,
-  ProviderError,
+  type ProviderError,
   type ProviderOutput,
   type SubmitResult,
   type VendorHandle,
@@ -62,7 +64,7 @@ function refusal(request: MusicRequest, model = 'V4_5PLUS'): ProviderError {
   try {
     generateInput(request, model);
   } catch (err) {
-    assert.ok(err instanceof ProviderError, String(err));
+    assert.ok(err instanceof WorkError, String(err));
     assert.equal(err.kind, 'invalid_input');
     assert.equal(err.retryable, false);
     return err;
@@ -176,7 +178,7 @@ describe('Suno song mapping', () => {
     };
     assert.throws(
       () => mapping(image),
-      (err: unknown) => err instanceof ProviderError && err.kind === 'internal',
+      (err: unknown) => err instanceof WorkError && err.kind === 'internal',
     );
   });
 });

@@ -4,17 +4,19 @@
 // allows, the input we would send must be valid: no unknown field, every required one, values in
 // range. The mappings are applied here the way the registry applies a route (its image endpoint,
 // then its fixed params); test/vendor-replicate.test.ts sends one through the whole service.
+
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import { type ImageModel, loadModelCatalog, type ModelRoute } from '../src/catalog/models.ts';
 import { loadConfig } from '../src/config.ts';
+import { WorkError } from '../src/lib/errors.ts';
 import type { Mapping } from '../src/providers/mapping.ts';
 import { createProviderRegistry } from '../src/providers/registry.ts';
 import { parseModelReference } from '../src/providers/replicate/client.ts';
 import { REPLICATE_MAPPINGS } from '../src/providers/replicate/mappings.ts';
-import { type ImageRequest, ProviderError, startsFromImages } from '../src/providers/types.ts';
+import { type ImageRequest, startsFromImages } from '../src/providers/types.ts';
 import { errorsText, replicateFixture, replicateValidatorOf } from './vendor-schemas.ts';
 
 const MAPPINGS: Record<string, Mapping> = REPLICATE_MAPPINGS;
@@ -151,7 +153,7 @@ test('every request a model allows maps to a valid input of its Replicate model'
       try {
         sent = mapped(route, c.request);
       } catch (err) {
-        assert.ok(err instanceof ProviderError && err.kind === 'invalid_input', `${c.label}: ${String(err)}`);
+        assert.ok(err instanceof WorkError && err.kind === 'invalid_input', `${c.label}: ${String(err)}`);
         gaps.push(c.label.replace(/ \d+:\d+/, ''));
         continue;
       }
@@ -198,7 +200,7 @@ function inputFor(
 }
 
 const refusal = (fn: () => unknown): void => {
-  assert.throws(fn, (err) => err instanceof ProviderError && err.kind === 'invalid_input' && !err.retryable);
+  assert.throws(fn, (err) => err instanceof WorkError && err.kind === 'invalid_input' && !err.retryable);
 };
 
 test('FLUX.1 [dev] takes the ratio, clamped steps, its image and a LoRA by their Replicate names', () => {

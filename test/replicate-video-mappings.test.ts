@@ -4,13 +4,15 @@
 // text and from a first frame where it takes one, the input the registry would send must be valid:
 // no unknown field, every required one, values from the model's lists. Then field by field for a
 // few models, and what each refuses.
+
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadMediaCatalog, type VideoModel } from '../src/catalog/media-models.ts';
 import type { ModelRoute } from '../src/catalog/models.ts';
 import { loadConfig } from '../src/config.ts';
+import { WorkError } from '../src/lib/errors.ts';
 import { createProviderRegistry } from '../src/providers/registry.ts';
-import { ProviderError, type VideoRequest } from '../src/providers/types.ts';
+import type { VideoRequest } from '../src/providers/types.ts';
 import { errorsText, replicateValidatorOf } from './vendor-schemas.ts';
 
 const noNetwork = () => Promise.reject(new Error('no network in this test'));
@@ -109,7 +111,7 @@ test('every request a video model allows maps to a valid input of its Replicate 
       try {
         input = route.map(c.request);
       } catch (err) {
-        assert.ok(err instanceof ProviderError && err.kind === 'invalid_input', `${c.label}: ${String(err)}`);
+        assert.ok(err instanceof WorkError && err.kind === 'invalid_input', `${c.label}: ${String(err)}`);
         gaps.add(c.label.replace(/ \d+s /, ' '));
         continue;
       }
@@ -161,7 +163,7 @@ function inputFor(id: string, overrides: Partial<VideoRequest> = {}): Record<str
 const refusal = (fn: () => unknown, reason: RegExp): void => {
   assert.throws(
     fn,
-    (err) => err instanceof ProviderError && err.kind === 'invalid_input' && !err.retryable && reason.test(err.message),
+    (err) => err instanceof WorkError && err.kind === 'invalid_input' && !err.retryable && reason.test(err.message),
   );
 };
 

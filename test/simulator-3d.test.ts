@@ -2,12 +2,13 @@
 // count follows the target, quads for 'quad' topology, mirror symmetry on request, and
 // geometry that is deterministic in every input and changes with the prompt.
 // Standalone (no database): node --test test/simulator-3d.test.ts
+
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Document, NodeIO, type Primitive } from '@gltf-transform/core';
 import sharp from 'sharp';
+import { WorkError } from '../src/lib/errors.ts';
 import { type GlbRenderRequest, renderGlb } from '../src/providers/simulator/model3d.ts';
-import { ProviderError } from '../src/providers/types.ts';
 
 const BASE: GlbRenderRequest = {
   prompt: 'a brave knight in silver armor',
@@ -153,7 +154,7 @@ describe('simulator 3D models', () => {
     const b = await renderGlb({ ...BASE });
     assert.ok(a.data.equals(b.data));
     const c = await renderGlb({ ...BASE, topology: 'quad', reference: Buffer.from('x') }).catch((e: unknown) => e);
-    assert.ok(c instanceof ProviderError && !c.retryable, 'an undecodable reference fails, not retryably');
+    assert.ok(c instanceof WorkError && !c.retryable, 'an undecodable reference fails, not retryably');
   });
 
   test('the prompt, seed and other inputs change the geometry', async () => {

@@ -1,10 +1,12 @@
 // The simulator's image renderer: real PNGs of the requested size, deterministic in every
 // input, visibly tied to the prompt, and derived from reference images when given. Standalone
 // (no database): node --test test/simulator-images.test.ts
+
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
+import { WorkError } from '../src/lib/errors.ts';
 import { type ImageRenderRequest, renderImage } from '../src/providers/simulator/images.ts';
 import { ProviderError } from '../src/providers/types.ts';
 import { difference, thumb } from './pixel-helpers.ts';
@@ -94,7 +96,7 @@ describe('simulator images', () => {
 
   test('rejects sizes outside 64..4096', async () => {
     for (const bad of [{ width: 32 }, { height: 5000 }, { width: 100.5 }]) {
-      await assert.rejects(render(bad), (err: unknown) => err instanceof ProviderError && !err.retryable);
+      await assert.rejects(render(bad), (err: unknown) => err instanceof WorkError && !err.retryable);
     }
   });
 
@@ -187,7 +189,7 @@ describe('simulator images', () => {
     ];
     for (const [references, message] of cases) {
       await assert.rejects(render({ references }), (err: unknown) => {
-        assert.ok(err instanceof ProviderError, String(err));
+        assert.ok(err instanceof WorkError, String(err));
         assert.equal(err.retryable, false);
         assert.equal(err.message, message);
         return true;

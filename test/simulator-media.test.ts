@@ -2,10 +2,12 @@
 // deterministic in every input, checked by decoding the outputs again (ffprobe for the
 // containers and streams, ffmpeg for frames and PCM). Standalone (no database):
 // node --test test/simulator-media.test.ts
+
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { WorkError } from '../src/lib/errors.ts';
 import { extractFrame, type ProbeResult, probeMedia, readOutput, runFfmpeg, withTempDir } from '../src/lib/ffmpeg.ts';
 import {
   type AudioFormat,
@@ -24,7 +26,6 @@ import {
   type VideoRenderRequest,
   videoDimensions,
 } from '../src/providers/simulator/video.ts';
-import { ProviderError } from '../src/providers/types.ts';
 import { difference } from './pixel-helpers.ts';
 
 const BASE: VideoRenderRequest = {
@@ -188,7 +189,7 @@ function bandCentroid(samples: Float32Array, sampleRate: number, lo: number, hi:
 }
 
 function assertProviderError(err: unknown, retryable = false): true {
-  assert.ok(err instanceof ProviderError, `expected a ProviderError, got ${String(err)}`);
+  assert.ok(err instanceof WorkError, `expected a ProviderError, got ${String(err)}`);
   assert.equal(err.retryable, retryable);
   return true;
 }

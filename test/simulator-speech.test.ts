@@ -2,6 +2,7 @@
 // proxies: voiced energy in proportion to the text, pitch that follows the voice, duration
 // that follows the speed), script tags, every output format, designed and cloned voices.
 // Standalone (no database): node --test test/simulator-speech.test.ts
+
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
@@ -11,6 +12,7 @@ import {
   TTS_FORMATS,
   type VoiceProfile,
 } from '../src/catalog/voices.ts';
+import { WorkError } from '../src/lib/errors.ts';
 import { decodeAudio } from '../src/providers/simulator/audio.ts';
 import {
   analyzeSpeech,
@@ -20,7 +22,6 @@ import {
   voiceFromDescription,
   voiceFromSample,
 } from '../src/providers/simulator/speech.ts';
-import { ProviderError } from '../src/providers/types.ts';
 
 const SENTENCE = 'The meeting starts at nine tomorrow morning in the main hall.';
 const DEEP: VoiceProfile = { voice: 'en-us+m3', pitch: 10, rate: 170 };
@@ -151,7 +152,7 @@ describe('simulator speech', () => {
     assert.ok(Math.abs(silence.durationSeconds - 1) < 0.01);
     await assert.rejects(
       synthesizeSpeech('   [excited]  ', HIGH),
-      (err: unknown) => err instanceof ProviderError && !err.retryable,
+      (err: unknown) => err instanceof WorkError && !err.retryable,
     );
   });
 
@@ -225,7 +226,7 @@ describe('simulator speech', () => {
     const slow = await voiceFromSample(slowSample);
     assert.ok(fast.rate > slow.rate * 1.4, `the clones keep the rate gap (${slow.rate} vs ${fast.rate} wpm)`);
 
-    const notRetryable = (err: unknown): boolean => err instanceof ProviderError && !err.retryable;
+    const notRetryable = (err: unknown): boolean => err instanceof WorkError && !err.retryable;
     await assert.rejects(voiceFromSample(Buffer.from('definitely not audio')), notRetryable);
     await assert.rejects(voiceFromSample(Buffer.alloc(0)), notRetryable);
     await assert.rejects(voiceFromSample(wavOf(new Float32Array(32000))), notRetryable);

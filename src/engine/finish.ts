@@ -1,4 +1,5 @@
 // Recording an item's outcome: exactly once, with its refund, counters and webhook.
+
 import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
@@ -11,7 +12,7 @@ import type { EngineServices, ExecutableItem, ExecutionContext, Operation, Store
 export type Outcome = (
   | { ok: true; url: string; file: StoredFile }
   /**
-   * errorKind: the ProviderError kind, when a provider said why. `refund` false keeps the charge (a
+   * errorKind: the WorkError kind, when a provider said why. `refund` false keeps the charge (a
    * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
    * stored to complete (a team's cancel: a file the client can fetch is never refunded).
    */

@@ -14,7 +14,7 @@ export interface ItemOutcome {
   url: string | null;
   result: Record<string, unknown> | null;
   error: string | null | undefined;
-  /** The ProviderError kind of a failure, when one is known. */
+  /** The WorkError kind of a failure, when one is known. */
   errorKind: string | null;
 }
 

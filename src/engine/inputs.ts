@@ -7,10 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Deps } from '../app-types.ts';
-import { invalidField } from '../lib/errors.ts';
+import { invalidField, WorkError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
-import { ProviderError } from '../providers/types.ts';
 import { extensionForContentType, INPUT_FILE_PREFIX, isInputKey } from '../storage/keys.ts';
 import { readStored } from '../storage/read.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
@@ -92,7 +91,7 @@ async function peek(body: Readable, bytes: number): Promise<{ head: Buffer; body
 /** Why a fetch failed, for the API caller. */
 function reasonOf(err: unknown): string | undefined {
   if (err instanceof UnsafeUrlError) return err.reason;
-  if (err instanceof FetchFailedError || err instanceof ProviderError) return err.message;
+  if (err instanceof FetchFailedError || err instanceof WorkError) return err.message;
   return undefined;
 }
 
@@ -135,7 +134,7 @@ export class InputCopies {
 
   /**
    * Our URL of the input at `url` (for `field`): its copy, fetched now under the outbound policy
-   * and byte caps; our own URLs as they are. Throws ProviderError when it cannot be fetched, is
+   * and byte caps; our own URLs as they are. Throws WorkError when it cannot be fetched, is
    * not a kind of file we keep, or names an input copy that is not this request's.
    */
   copy(field: string, url: string): Promise<string> {
@@ -143,7 +142,7 @@ export class InputCopies {
     if (input !== undefined) {
       if (this.#keys.includes(input)) return Promise.resolve(this.#storage.publicUrl(input));
       return Promise.reject(
-        new ProviderError('names the input file of another request, which only that request may use', false),
+        new WorkError('names the input file of another request, which only that request may use', false),
       );
     }
     if (this.#storage.keyFromUrl(url) !== undefined) return Promise.resolve(url);
@@ -167,7 +166,7 @@ export class InputCopies {
     const ours = await this.copy(field, url);
     const key = this.#storage.keyFromUrl(ours);
     const data = key === undefined ? undefined : await readStored(this.#storage, key);
-    if (!data) throw new ProviderError(`media not found: ${url}`, false);
+    if (!data) throw new WorkError(`media not found: ${url}`, false);
     return data;
   }
 
@@ -183,21 +182,18 @@ export class InputCopies {
     } catch (err) {
       const reason = reasonOf(err);
       if (reason === undefined) throw err;
-      throw new ProviderError(reason, false);
+      throw new WorkError(reason, false);
     }
     try {
       const { head, body } = await peek(fetched.body, 16);
-      if (head.length === 0) throw new ProviderError('the file is empty', false);
+      if (head.length === 0) throw new WorkError('the file is empty', false);
       const type = weights
         ? 'application/octet-stream'
         : (sniffMediaType(head) ?? (extensionForContentType(fetched.contentType) ? fetched.contentType : undefined));
       const extension = weights ? 'safetensors' : type && extensionForContentType(type);
       if (!type || !extension) {
         body.destroy();
-        throw new ProviderError(
-          `not an image, video or audio file we take (${fetched.contentType || 'no type'})`,
-          false,
-        );
+        throw new WorkError(`not an image, video or audio file we take (${fetched.contentType || 'no type'})`, false);
       }
       // Weights keep their file name (ComfyUI loads a LoRA by the name its URL ends in).
       const copy = `${this.generationId}/${INPUT_FILE_PREFIX}${randomBytes(16).toString('hex')}`;
@@ -209,7 +205,7 @@ export class InputCopies {
       fetched.body.destroy();
       const reason = reasonOf(err);
       if (reason === undefined) throw err;
-      throw new ProviderError(reason, false);
+      throw new WorkError(reason, false);
     }
   }
 
@@ -225,7 +221,7 @@ export class InputCopies {
         try {
           ours.set(url, await this.copy(field, url));
         } catch (err) {
-          if (err instanceof ProviderError) throw invalidField(field, `could not be copied (${err.message})`);
+          if (err instanceof WorkError) throw invalidField(field, `could not be copied (${err.message})`);
           throw err;
         }
       }),

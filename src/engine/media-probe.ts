@@ -1,6 +1,5 @@
-import { invalidField } from '../lib/errors.ts';
+import { invalidField, WorkError } from '../lib/errors.ts';
 import { type ProbeResult, probeMedia } from '../lib/ffmpeg.ts';
-import { ProviderError } from '../providers/types.ts';
 import type { InputCopies } from './inputs.ts';
 
 /**
@@ -18,7 +17,7 @@ export async function probeUserMedia(
   try {
     probe = await probeMedia(await deps.inputs.read(field, url));
   } catch (err) {
-    const reason = err instanceof ProviderError ? err.message : 'could not be read';
+    const reason = err instanceof WorkError ? err.message : 'could not be read';
     throw invalidField(field, `is not a readable ${expect} file (${reason})`);
   }
   if (expect === 'video' && !probe.hasVideo) throw invalidField(field, 'has no video stream');

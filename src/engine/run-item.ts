@@ -1,5 +1,6 @@
 import { withTransaction } from '../db/pool.ts';
-import { ProviderError, type ProviderFile, type VendorRequest } from '../providers/types.ts';
+import { WorkError } from '../lib/errors.ts';
+import type { ProviderFile, VendorRequest } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
@@ -106,7 +107,7 @@ export async function runItem(
     file = await simulatedFile(ctx, item.operation, input, work?.request, `${item.id}-${item.attempts}`);
   } catch (err) {
     releaseLease();
-    const retryable = !(err instanceof ProviderError) || err.retryable;
+    const retryable = !(err instanceof WorkError) || err.retryable;
     if (retryable && options.mayRetry && item.failures + 1 < policy.maxAttempts) {
       await sql.recordItemFailure(ctx.pool, item.id);
       throw err;
@@ -114,7 +115,7 @@ export async function runItem(
     await finish({
       ok: false,
       error: err instanceof Error ? err.message : String(err),
-      errorKind: err instanceof ProviderError ? err.kind : undefined,
+      errorKind: err instanceof WorkError ? err.kind : undefined,
     });
     return;
   }
@@ -134,7 +135,7 @@ export async function runItem(
 /**
  * The simulator's file for an item of `operation`, asked of it as of any provider (with the request
  * the operation makes for vendors, when it makes one): its submit answers at once with the file's
- * bytes; a failure is the ProviderError it throws.
+ * bytes; a failure is the WorkError it throws.
  */
 export async function simulatedFile(
   ctx: ExecutionContext,
@@ -154,7 +155,7 @@ export async function simulatedFile(
   const file = result.kind === 'done' ? result.output.files[0] : undefined;
   const extension = file && 'data' in file ? (file.extension ?? extensionForContentType(file.contentType)) : undefined;
   if (!file || !('data' in file) || result.kind !== 'done' || !extension) {
-    throw new ProviderError('The simulator answered no file', false, { kind: 'internal' });
+    throw new WorkError('The simulator answered no file', false, { kind: 'internal' });
   }
   return { ...file, extension, metadata: result.output.metadata, actualCredits: result.output.actualCredits };
 }

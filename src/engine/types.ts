@@ -72,7 +72,7 @@ export interface EngineMetrics {
     /** The vendor that served it or failed it last; null: the simulator (or nothing) did. */
     provider: string | null;
     ok: boolean;
-    /** The failure's kind (a ProviderError kind, canceled, timeout), when one is known. */
+    /** The failure's kind (a WorkError kind, canceled, timeout), when one is known. */
     errorKind?: string | null;
     /** When the generation was accepted; undefined when not known. */
     acceptedAt: Date | undefined;

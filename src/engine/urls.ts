@@ -1,7 +1,6 @@
 import type { Deps } from '../app-types.ts';
-import { invalidField } from '../lib/errors.ts';
+import { invalidField, WorkError } from '../lib/errors.ts';
 import { assertPublicUrl, FetchFailedError, safeFetch, UnsafeUrlError } from '../lib/safe-fetch.ts';
-import { ProviderError } from '../providers/types.ts';
 import { isInputKey } from '../storage/keys.ts';
 import { readStored } from '../storage/read.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
@@ -35,7 +34,7 @@ export async function checkUserUrls(deps: Pick<Deps, 'storage' | 'config'>, plan
  * The key of an input copy behind a signed URL of ours (as a vendor adapter that fetches the bytes
  * itself is given it), to be read from storage rather than over HTTP; undefined when the URL is not
  * one of those. Read only with a valid, unexpired signature, as the media route would serve it:
- * a URL of ours naming an input copy without one is refused (ProviderError, not retryable).
+ * a URL of ours naming an input copy without one is refused (WorkError, not retryable).
  */
 function signedInputKey(storage: Storage, signer: MediaSigner, url: string): string | undefined {
   const query = url.indexOf('?');
@@ -44,7 +43,7 @@ function signedInputKey(storage: Storage, signer: MediaSigner, url: string): str
   if (key === undefined || !isInputKey(key)) return undefined;
   const params = new URLSearchParams(url.slice(query + 1));
   if (!signer.verify(key, params.get('expires') ?? undefined, params.get('signature') ?? undefined)) {
-    throw new ProviderError(`refused URL ${url.slice(0, query)}: its signature is not valid or has expired`, false);
+    throw new WorkError(`refused URL ${url.slice(0, query)}: its signature is not valid or has expired`, false);
   }
   return key;
 }
@@ -52,7 +51,7 @@ function signedInputKey(storage: Storage, signer: MediaSigner, url: string): str
 /**
  * The media reader of the workers: our own URLs are read from storage directly (an input copy at
  * a signed URL only when its signature is valid), any other goes through the outbound policy with
- * a byte cap. Failures become ProviderErrors (network trouble and 5xx retryable; refusals and 4xx
+ * a byte cap. Failures become WorkErrors (network trouble and 5xx retryable; refusals and 4xx
  * not).
  */
 export function createMediaFetcher(
@@ -64,15 +63,14 @@ export function createMediaFetcher(
     const key = storage.keyFromUrl(url) ?? signedInputKey(storage, signer, url);
     if (key !== undefined) {
       const data = await readStored(storage, key);
-      if (!data) throw new ProviderError(`media not found: ${url}`, false);
+      if (!data) throw new WorkError(`media not found: ${url}`, false);
       return data;
     }
     try {
       return (await safeFetch(url, { allowPrivate, maxBytes: MAX_MEDIA_BYTES })).body;
     } catch (err) {
-      if (err instanceof UnsafeUrlError) throw new ProviderError(`refused URL ${url}: ${err.reason}`, false);
-      if (err instanceof FetchFailedError)
-        throw new ProviderError(`could not fetch ${url}: ${err.message}`, err.retryable);
+      if (err instanceof UnsafeUrlError) throw new WorkError(`refused URL ${url}: ${err.reason}`, false);
+      if (err instanceof FetchFailedError) throw new WorkError(`could not fetch ${url}: ${err.message}`, err.retryable);
       throw err;
     }
   };

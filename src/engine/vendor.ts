@@ -1,21 +1,16 @@
 // Items served by a real vendor: submitted once, recorded with the vendor's handle, and finished
 // by poll jobs (or at once when the vendor's webhook says the job is done), without holding a
 // worker while the vendor works. The result files are streamed from the vendor into our storage.
+
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
+import { WorkError } from '../lib/errors.ts';
 import { contentTypeForFileName } from '../lib/media-types.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { macMatches, type SecretBox } from '../lib/secret-box.ts';
 import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
-import {
-  type OutputFile,
-  type PollResult,
-  type Provider,
-  ProviderError,
-  type ProviderOutput,
-  type VendorHandle,
-} from '../providers/types.ts';
+import type { OutputFile, PollResult, Provider, ProviderOutput, VendorHandle } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
@@ -194,12 +189,12 @@ export async function submitToVendor(
     try {
       work = await operation.prepare(ctx, executable(item), work);
     } catch (err) {
-      if (err instanceof ProviderError && err.retryable && err.retryAfterMs !== undefined) {
+      if (err instanceof WorkError && err.retryable && err.retryAfterMs !== undefined) {
         // Not ready yet (what it needs is still being made): wait, without counting a run.
         await deferUntil(ctx, item.id, new Date(Date.now() + err.retryAfterMs));
         return;
       }
-      if (!(err instanceof ProviderError) || err.retryable) throw err;
+      if (!(err instanceof WorkError) || err.retryable) throw err;
       await finish(ctx, operation, item, { ok: false, error: err.message, errorKind: err.kind });
       return;
     }
@@ -259,7 +254,7 @@ async function send(
       signal: ctx.signal,
     });
   } catch (err) {
-    const error = asProviderError(err);
+    const error = asWorkError(err);
     const message = redact(error.message, ctx.providers.secrets());
     if (error.maybeAccepted && provider.idempotentSubmit && options.mayRetry) {
       if (item.failures + 1 < ctx.itemPolicy.maxAttempts) {
@@ -531,14 +526,14 @@ function resultType(served: string, file: { url: string; contentType?: string; f
   );
 }
 
-function wrongType(contentType: string | undefined, expects: VendorWork['expects']): ProviderError {
-  return new ProviderError(`The vendor's result is ${contentType || 'of no type'}, not ${expects}`, false, {
+function wrongType(contentType: string | undefined, expects: VendorWork['expects']): WorkError {
+  return new WorkError(`The vendor's result is ${contentType || 'of no type'}, not ${expects}`, false, {
     kind: 'internal',
   });
 }
 
-function asProviderError(err: unknown): ProviderError {
-  return err instanceof ProviderError ? err : new ProviderError(failure(err), true);
+function asWorkError(err: unknown): WorkError {
+  return err instanceof WorkError ? err : new WorkError(failure(err), true);
 }
 
 /**
@@ -552,7 +547,7 @@ async function failOrRetry(
   item: sql.ClaimedItem,
   route: { provider: string | null; endpoint: string },
   candidates: PickedRoute[],
-  error: ProviderError,
+  error: WorkError,
   situation: { accepted: boolean } & RunOptions,
 ): Promise<void> {
   const provider = route.provider ?? '';

@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { App } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { EngineMetrics } from '../engine/types.ts';
-import type { ProviderErrorKind } from '../providers/types.ts';
+import type { WorkErrorKind } from '../lib/errors.ts';
 import { bearerSecretHook } from './auth.ts';
 import { type QueueStatRow, selectQueueStats } from './metrics-sql.ts';
 
@@ -76,7 +76,7 @@ const ERROR_KINDS: ReadonlySet<string> = new Set([
   'timeout',
   'canceled',
   'internal',
-] satisfies ProviderErrorKind[]);
+] satisfies WorkErrorKind[]);
 
 /** The error_kind label: `none` for a success, `unspecified` for a failure that gave no kind. */
 function errorKindLabel(ok: boolean, kind: string | null | undefined): string {

@@ -43,20 +43,12 @@ export interface ProviderErrorOptions extends WorkErrorOptions {
 
 /** A failure of the provider; `retryable` failures are tried again by the job queue. */
 export class ProviderError extends WorkError {
-  readonly vendorCode: string | undefined;
+  readonly vendorCode?: string;
 
   constructor(message: string, retryable: boolean, options: ProviderErrorOptions = {}) {
     super(message, retryable, options);
     this.name = 'ProviderError';
     this.vendorCode = options.vendorCode;
-  }
-
-  // The failures of shared work (lib's media conversions, the catalog's sizes) are WorkErrors,
-  // which code outside the providers still recognizes as ProviderErrors: a WorkError has every
-  // field a ProviderError has but the vendor's code, which it leaves undefined as a ProviderError
-  // without one does.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof WorkError;
   }
 }
 

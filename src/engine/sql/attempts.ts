@@ -112,7 +112,7 @@ export async function clearVendorState(db: Queryable, itemId: string): Promise<v
 export interface AttemptEnd {
   outcome: 'completed' | 'failed' | 'submit_failed' | 'unknown';
   error?: string | null;
-  /** The ProviderError kind of a failure. */
+  /** The WorkError kind of a failure. */
   errorKind?: string | null;
   /** What the vendor said the work cost, when it said. */
   cost?: number | null;

@@ -20,7 +20,7 @@ export interface ItemResult {
   url: string | null;
   result: Record<string, unknown> | null;
   error: string | null;
-  /** The ProviderError kind of a failure, when a provider said why. */
+  /** The WorkError kind of a failure, when a provider said why. */
   error_kind: string | null;
 }
 

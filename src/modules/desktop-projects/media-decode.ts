@@ -1,9 +1,10 @@
 // Decodes an upload for real before it is stored: images with sharp (every frame, within a pixel
 // budget), audio and video with ffprobe and ffmpeg (the first video frame, the first seconds of
 // audio). A file the decoders refuse, or that breaks a limit, is a 422 media_rejected.
+
 import sharp, { type Metadata } from 'sharp';
+import { WorkError } from '../../lib/errors.ts';
 import { type ProbeResult, probeFile, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
-import { ProviderError } from '../../providers/types.ts';
 import { type DeclaredMedia, FORMATS, MEDIA_LIMITS, type MediaFormat, mediaRejected } from './media-formats.ts';
 
 export interface DecodedMedia {
@@ -90,7 +91,7 @@ async function decodeAudioVideoFile(path: string, declared: DeclaredMedia): Prom
   try {
     probe = await probeFile(path);
   } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
+    if (!(err instanceof WorkError)) throw err;
     throw mediaRejected(`the ${declared.kind} could not be decoded (${decoderReason(err)})`);
   }
   if (!demuxer.formatName.test(probe.format)) {
@@ -145,7 +146,7 @@ async function decodeSome(path: string, demuxer: string, output: string[], what:
       timeoutMs: DECODE_TIMEOUT_MS,
     });
   } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
+    if (!(err instanceof WorkError)) throw err;
     throw mediaRejected(`the ${what} could not be decoded (${decoderReason(err)})`);
   }
   if (out.length === 0) throw mediaRejected(`the ${what} could not be decoded (no ${what} came out)`);

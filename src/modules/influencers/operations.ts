@@ -4,8 +4,8 @@ import { PRESET_VOICES } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
 import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { WorkError } from '../../lib/errors.ts';
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
-import { ProviderError } from '../../providers/types.ts';
 import { readStored } from '../../storage/read.ts';
 import { speakFor } from '../speech/speak.ts';
 import { TrainInput, VideoInput } from './inputs.ts';
@@ -78,8 +78,8 @@ const prepareVideo = async (
   if (!first || !last) {
     const failed = frames.some((f) => f.status === 'FAILED');
     // Frames still being made: the item waits for them (its job runs again shortly).
-    if (failed) throw new ProviderError('The frames of this video could not be made', false, { kind: 'internal' });
-    throw new ProviderError('The frames of this video are not ready yet', true, { retryAfterMs: FRAMES_WAIT_MS });
+    if (failed) throw new WorkError('The frames of this video could not be made', false, { kind: 'internal' });
+    throw new WorkError('The frames of this video are not ready yet', true, { retryAfterMs: FRAMES_WAIT_MS });
   }
   return { ...work, request: { ...work.request, firstFrame: first, lastFrame: last } };
 };
@@ -91,7 +91,7 @@ const prepareVideo = async (
 const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem<VideoInput>, key: string) => {
   const r = item.request;
   const video = await readStored(ctx.storage, key);
-  if (!video) throw new ProviderError('The video to voice is missing', false);
+  if (!video) throw new WorkError('The video to voice is missing', false);
   const speech = await speakFor(ctx, item, {
     voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
     profile: r.voice?.profile ?? DEFAULT_VOICE.profile,

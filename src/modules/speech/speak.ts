@@ -8,9 +8,10 @@ import { PRESET_VOICES, TTS_CONTENT_TYPES, TTS_PCM_SAMPLE_RATE, type TtsFormat }
 import { simulatedFile } from '../../engine/run-item.ts';
 import type { ExecutableItem, ExecutionContext, VendorWork } from '../../engine/types.ts';
 import { convertAudio } from '../../lib/audio.ts';
+import { WorkError } from '../../lib/errors.ts';
 import { safeFetch } from '../../lib/safe-fetch.ts';
 import type { PickedRoute } from '../../providers/registry.ts';
-import { ProviderError, type ProviderFile, type ProviderOutput } from '../../providers/types.ts';
+import type { ProviderFile, ProviderOutput } from '../../providers/types.ts';
 import type { TtsInput } from './inputs.ts';
 
 /** MiniMax on fal names its voices as our presets are named. */
@@ -89,7 +90,7 @@ export async function convertSpeech(
 /** A vendor's first file's bytes: given inline, or fetched from its URL (the vendor's own origin is trusted). */
 async function fileOf(ctx: ExecutionContext, picked: PickedRoute, output: ProviderOutput) {
   const file = output.files[0];
-  if (!file) throw new ProviderError(`${picked.provider.id} answered no speech`, false, { kind: 'internal' });
+  if (!file) throw new WorkError(`${picked.provider.id} answered no speech`, false, { kind: 'internal' });
   if ('data' in file) return { data: file.data, contentType: file.contentType };
   const trusted = picked.trustedOrigins.includes(new URL(file.url).origin);
   const fetched = await safeFetch(file.url, {
@@ -117,7 +118,7 @@ async function speakOn(ctx: ExecutionContext, picked: PickedRoute, work: VendorW
     if (polled.kind === 'failed') throw polled.error;
     if (Date.now() > deadline) {
       await picked.provider.cancel?.(submitted.handle).catch(() => undefined);
-      throw new ProviderError(`${picked.provider.id} did not finish the speech in time`, true, { kind: 'timeout' });
+      throw new WorkError(`${picked.provider.id} did not finish the speech in time`, true, { kind: 'timeout' });
     }
     const wait = Math.min(Math.max(polled.pollAfterMs, ctx.poll.minMs), 5000);
     await new Promise((resolve) => setTimeout(resolve, wait));
@@ -132,7 +133,7 @@ async function speakOn(ctx: ExecutionContext, picked: PickedRoute, work: VendorW
 export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, speech: TtsInput): Promise<ProviderFile> {
   const work = speechWork(ctx, speech);
   const candidates = work ? ctx.providers.candidates(work.routes, work.request) : [];
-  let failed: ProviderError | undefined;
+  let failed: WorkError | undefined;
   for (const picked of candidates) {
     if (!work) break;
     try {
@@ -140,7 +141,7 @@ export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, spee
       const spoken = await convertSpeech(speech, await fileOf(ctx, picked, output), output.metadata);
       return { ...spoken, extension: speech.format };
     } catch (err) {
-      if (!(err instanceof ProviderError) || !err.failover) throw err;
+      if (!(err instanceof WorkError) || !err.failover) throw err;
       failed = err;
     }
   }

@@ -4,7 +4,8 @@ import { ttsEmotion } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
 import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
-import { ProviderError, type ReferenceElement } from '../../providers/types.ts';
+import { WorkError } from '../../lib/errors.ts';
+import type { ReferenceElement } from '../../providers/types.ts';
 import { speakFor } from '../speech/speak.ts';
 import {
   LipsyncInput,
@@ -209,7 +210,7 @@ const prepareTalkingHead = async (
   const model = ctx.media.talking_head.find((m) => m.id === item.model);
   if (work.request.kind !== 'talking_head' || req.mode !== 'generate' || !model?.needs_audio) return work;
   if (!req.script || !req.voice) {
-    throw new ProviderError('This talking head has no script and voice to speak', false, { kind: 'invalid_input' });
+    throw new WorkError('This talking head has no script and voice to speak', false, { kind: 'invalid_input' });
   }
   const speech = await speakFor(ctx, item, {
     voice_id: req.voice.id,

@@ -4,8 +4,8 @@ import { VendorVoice } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
 import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { WorkError } from '../../lib/errors.ts';
 import { voiceFromSample } from '../../providers/simulator/speech.ts';
-import { ProviderError } from '../../providers/types.ts';
 import { readStored } from '../../storage/read.ts';
 import { VoiceInput } from './inputs.ts';
 import { insertVoice } from './sql.ts';
@@ -33,7 +33,7 @@ const voiceForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VoiceInput>
  */
 const profileFromPreview = async (ctx: ExecutionContext, _item: ExecutableItem, key: string) => {
   const preview = await readStored(ctx.storage, key);
-  if (!preview) throw new ProviderError('The voice preview is missing', false);
+  if (!preview) throw new WorkError('The voice preview is missing', false);
   return { profile: await voiceFromSample(preview) };
 };
 

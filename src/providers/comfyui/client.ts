@@ -5,7 +5,9 @@
 // execution.py (PromptQueue, PromptExecutor) give them. POST /prompt takes our prompt_id since
 // July 2025 (ComfyUI #8189): an older server picks its own id, which then becomes the handle, but a
 // submit sent again cannot find its first prompt there.
+
 import { createHash, randomUUID } from 'node:crypto';
+import { WorkError } from '../../lib/errors.ts';
 import { contentTypeForFileName } from '../../lib/media-types.ts';
 import { asRecord } from '../../lib/records.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
@@ -149,7 +151,7 @@ function promptIdOf(handle: VendorHandle): string {
 
 /** Turns a failure of the service's input fetcher into the error of the submit. */
 function inputError(err: unknown): ProviderError {
-  if (err instanceof ProviderError) return err;
+  if (err instanceof WorkError) return err;
   // The outbound fetcher says whether trying later may succeed; its refusals are the input's.
   const retryable = asRecord(err)?.retryable === true;
   const reason = err instanceof Error ? err.message : String(err);
@@ -392,7 +394,7 @@ export function createComfyProvider(settings: ComfySettings): Provider {
           ),
         };
       } catch (err) {
-        if (err instanceof ProviderError && !err.retryable) return { kind: 'failed', error: err };
+        if (err instanceof WorkError && !err.retryable) return { kind: 'failed', error: err };
         throw err;
       }
     },

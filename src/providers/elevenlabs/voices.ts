@@ -2,6 +2,7 @@
 // voice designed from a description (`POST /v1/text-to-voice/design`: previews to listen to), one of
 // whose previews is then saved as a voice (`POST /v1/text-to-voice`). Errors read as TTS errors do.
 
+import { WorkError } from '../../lib/errors.ts';
 import { parseObject } from '../../lib/records.ts';
 import { ProviderError, type SubmitRequest, type SubmitResult, type VoiceRequest } from '../types.ts';
 import { callElevenLabs, type ElevenLabsSettings, elevenLabsHeaders } from './client.ts';
@@ -222,7 +223,7 @@ export async function makeVoice(settings: ElevenLabsSettings, request: SubmitReq
     try {
       sample = await settings.fetchSample(input.sample_url);
     } catch (err) {
-      if (err instanceof ProviderError) throw err;
+      if (err instanceof WorkError) throw err;
       throw refused(`The recording could not be read: ${err instanceof Error ? err.message : String(err)}`);
     }
     const extension = sample.contentType.split('/')[1]?.split(';')[0]?.replace('mpeg', 'mp3') ?? 'audio';

@@ -1,3 +1,4 @@
+import { WorkError } from '../../lib/errors.ts';
 import { asRecord } from '../../lib/records.ts';
 import { dataUrlFile, noAnswerError } from '../http.ts';
 import {
@@ -126,7 +127,7 @@ export function createFalProvider(settings: FalSettings): Provider {
       const { body } = await call(handleString(handle, 'response_url'), { headers: headers(false), signal });
       return { kind: 'done', output: falOutput(body) };
     } catch (err) {
-      if (err instanceof ProviderError) return { kind: 'failed', error: err };
+      if (err instanceof WorkError) return { kind: 'failed', error: err };
       throw err;
     }
   };
@@ -172,7 +173,7 @@ export function createFalProvider(settings: FalSettings): Provider {
       try {
         ({ body } = await call(handleString(handle, 'status_url'), { headers: headers(false), signal }));
       } catch (err) {
-        if (err instanceof ProviderError && !err.retryable) return { kind: 'failed', error: err };
+        if (err instanceof WorkError && !err.retryable) return { kind: 'failed', error: err };
         throw err;
       }
       switch (body.status) {
@@ -266,7 +267,7 @@ export function createFalProvider(settings: FalSettings): Provider {
       try {
         return { vendorRequestId, result: { kind: 'done', output: falOutput(body.payload) } };
       } catch (err) {
-        if (err instanceof ProviderError) return { vendorRequestId, result: { kind: 'failed', error: err } };
+        if (err instanceof WorkError) return { vendorRequestId, result: { kind: 'failed', error: err } };
         throw err;
       }
     },

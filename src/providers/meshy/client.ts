@@ -12,6 +12,7 @@
 // Meshy has no cancel for these tasks (only DELETE, which removes a task's record): no `cancel`.
 // Docs read: docs.meshy.ai/en/api/text-to-3d.md, /api/image-to-3d, /api/balance.md, /api/errors.
 
+import { WorkError } from '../../lib/errors.ts';
 import { asRecord } from '../../lib/records.ts';
 import { checkByGet, noAnswerError, statusError } from '../http.ts';
 import {
@@ -216,7 +217,7 @@ export function createMeshyProvider(settings: MeshySettings): Provider {
     try {
       return { kind: 'done', output: taskOutput(task, ids) };
     } catch (err) {
-      if (err instanceof ProviderError) return { kind: 'failed', error: err };
+      if (err instanceof WorkError) return { kind: 'failed', error: err };
       throw err;
     }
   };
@@ -311,7 +312,7 @@ export function createMeshyProvider(settings: MeshySettings): Provider {
         return await pollText(handle, signal);
       } catch (err) {
         // What will not pass on a retry (credentials, credits, a refused refine) ends the item.
-        if (err instanceof ProviderError && !err.retryable) return { kind: 'failed', error: err };
+        if (err instanceof WorkError && !err.retryable) return { kind: 'failed', error: err };
         throw err;
       }
     },

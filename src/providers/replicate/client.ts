@@ -1,3 +1,4 @@
+import { WorkError } from '../../lib/errors.ts';
 import { asRecord } from '../../lib/records.ts';
 import { checkByGet, dataUrlFile, noAnswerError } from '../http.ts';
 import {
@@ -152,7 +153,7 @@ export function predictionResult(prediction: Record<string, unknown>): PollResul
       try {
         return { kind: 'done', output: replicateOutput(prediction) };
       } catch (err) {
-        if (err instanceof ProviderError) return { kind: 'failed', error: err };
+        if (err instanceof WorkError) return { kind: 'failed', error: err };
         throw err;
       }
     case 'failed':
@@ -299,7 +300,7 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
       try {
         prediction = await call(handleString(handle, 'get_url'), { headers: headers(false), signal });
       } catch (err) {
-        if (err instanceof ProviderError && !err.retryable) return { kind: 'failed', error: err };
+        if (err instanceof WorkError && !err.retryable) return { kind: 'failed', error: err };
         throw err;
       }
       return predictionResult(prediction);
@@ -346,7 +347,7 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
         result = predictionResult(prediction);
       } catch (err) {
         // A status this adapter does not know yet: the poll it triggers will tell.
-        if (!(err instanceof ProviderError)) throw err;
+        if (!(err instanceof WorkError)) throw err;
         result = { kind: 'pending', pollAfterMs: 0 };
       }
       return { vendorRequestId: prediction.id, result };

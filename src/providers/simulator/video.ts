@@ -6,7 +6,9 @@
 // cheap), cross-faded and lit by a travelling glow. Text-to-video frames are drawn at a reduced
 // working size and scaled up by ffmpeg; the content is smooth, so nothing visible is lost, and
 // a 5 s 720p clip renders in a second or two.
+
 import sharp from 'sharp';
+import { WorkError } from '../../lib/errors.ts';
 import {
   AAC_OUTPUT_ARGS,
   H264_OUTPUT_ARGS,
@@ -428,7 +430,7 @@ async function encodeFrames(dir: string, frames: AsyncIterable<Buffer>, opts: En
 async function audioInput(dir: string, data: Buffer, what: string): Promise<{ path: string; probe: ProbeResult }> {
   const path = await tempInput(dir, 'audio-input', data);
   const probe = await probeFile(path).catch((err: unknown) => {
-    if (err instanceof ProviderError && !err.retryable) throw new ProviderError(`${what}: ${err.message}`, false);
+    if (err instanceof WorkError && !err.retryable) throw new ProviderError(`${what}: ${err.message}`, false);
     throw err;
   });
   if (!probe.hasAudio) throw new ProviderError(`${what} has no audio stream`, false);
@@ -444,7 +446,7 @@ async function videoInput(
 ): Promise<{ path: string; probe: VideoProbe }> {
   const path = await tempInput(dir, name, data);
   const probe = await probeFile(path).catch((err: unknown) => {
-    if (err instanceof ProviderError && !err.retryable) throw new ProviderError(`${what}: ${err.message}`, false);
+    if (err instanceof WorkError && !err.retryable) throw new ProviderError(`${what}: ${err.message}`, false);
     throw err;
   });
   if (!probe.hasVideo || !probe.width || !probe.height) throw new ProviderError(`${what} has no video stream`, false);

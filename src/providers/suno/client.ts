@@ -13,7 +13,9 @@
 //
 // Docs read: docs.sunoapi.org/suno-api/{generate-music, get-music-generation-details,
 // generate-music-callbacks, get-remaining-credits}; docs.kie.ai/suno-api/* (same record-info shape).
+
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { WorkError } from '../../lib/errors.ts';
 import { asRecord, parseObject } from '../../lib/records.ts';
 import { noAnswerError, retryAfterMs, statusError } from '../http.ts';
 import {
@@ -290,7 +292,7 @@ function doneOrFailed(taskId: string, songs: SunoSong[]): PollResult {
   try {
     return { kind: 'done', output: songsOutput(taskId, songs) };
   } catch (err) {
-    if (err instanceof ProviderError) return { kind: 'failed', error: err };
+    if (err instanceof WorkError) return { kind: 'failed', error: err };
     throw err;
   }
 }
@@ -544,7 +546,7 @@ export function createSunoProvider(settings: SunoSettings): Provider {
         });
       } catch (err) {
         // A refusal is the task's end (our key, our credit); a canceled poll learnt nothing of it.
-        if (err instanceof ProviderError && !err.retryable && err.kind !== 'canceled')
+        if (err instanceof WorkError && !err.retryable && err.kind !== 'canceled')
           return { kind: 'failed', error: err };
         throw err;
       }
