@@ -1,3 +1,5 @@
+import type { VoiceProfile } from '../catalog/voices.ts';
+
 /** One result file a provider produced. */
 export interface ProviderFile {
   data: Buffer;
@@ -183,6 +185,10 @@ export interface VideoRequest {
   steps?: number;
   guidanceScale?: number;
   promptExpansion?: boolean;
+  /** The provider family the request named (provider, quality, watermark), as it named it. */
+  family?: { provider: string; quality: string; remove_watermark: boolean } | null;
+  /** The LoRA video endpoint's LoRAs as the request gave them (`loras` is what vendors take). */
+  givenLoras?: ReadonlyArray<{ path: string; scale: number; transformer: string }>;
 }
 
 /** A video's lips synced to an audio track. */
@@ -251,6 +257,20 @@ export interface TalkingHeadRequest {
   durationSeconds: number;
   resolution: string;
   aspectRatio: string;
+  /**
+   * How the speech is made, for a provider that makes the video itself: uploaded (`audioUrl`
+   * before any submit) or generated from the script in the voice with these settings.
+   */
+  speech?: {
+    mode: 'generate' | 'upload';
+    voiceProfile: VoiceProfile | null;
+    speed: number;
+    volume: number;
+    emotion: string;
+    language: string;
+  };
+  /** The location template the scene is composed in, when no start image is given. */
+  template?: { id: string; angle: string } | null;
 }
 
 /** One character of a reference video: its front view and other views of it. */
@@ -279,6 +299,14 @@ export interface ReferenceRequest {
   resolution: string;
   /** Whether the model should make its own soundtrack. */
   audio: boolean;
+  /** What is spoken over the video, in `voiceProfile` (a preset's when null), when a script was given. */
+  script?: string | null;
+  voiceProfile?: VoiceProfile | null;
+  /**
+   * The prompt and shots in the model's own words (the references named as it names them) and
+   * every reference image in order: what a provider that draws the video itself reads.
+   */
+  drawn?: { prompt: string; shots: Array<{ prompt: string; durationSeconds: number }>; images: string[] };
 }
 
 /** Text from a prompt, with an optional system prompt. */
@@ -289,6 +317,8 @@ export interface TextRequest {
   temperature: number;
   /** The most tokens the answer may have (what was charged for). */
   maxTokens: number;
+  /** The model's credits per 1,000 tokens: what a provider that counts the tokens itself settles with. */
+  price?: { input_per_1k: number; output_per_1k: number };
 }
 
 /** A song: from a description, or custom (lyrics and/or a style) when given. */
@@ -302,6 +332,17 @@ export interface MusicRequest {
   title: string | null;
   instrumental: boolean;
   vocalGender: 'male' | 'female' | null;
+  /**
+   * The song as it was asked for, for a provider that renders it itself (vendors read the fields
+   * above, which a described song leaves empty).
+   */
+  song?: {
+    title: string;
+    style: string;
+    lyrics: string | null;
+    vocalGender: 'm' | 'f' | null;
+    durationSeconds: number;
+  };
 }
 
 /** Speech from a text in one voice. */
@@ -323,6 +364,9 @@ export interface SpeechRequest {
   /** One of our TTS emotions. */
   emotion: string;
   seed: number | null;
+  /** The voice as the service speaks it itself (when no vendor can), and the gain (0.5-2). */
+  profile?: VoiceProfile;
+  volume?: number;
 }
 
 /** A voice made at a vendor: cloned from a recording, or designed from a description. */
