@@ -150,6 +150,29 @@ export interface ImageRequest {
   lora: { url: string; type: string } | null;
   /** The camera look of an influencer image ('pro', 'smartphone'), when one was asked for. */
   cameraStyle?: string | null;
+  /** The influencer video this is a frame of. */
+  scene?: InfluencerScene;
+}
+
+/**
+ * An influencer video as planned, carried by the requests of each of its parts (its opening and
+ * closing frames, the video between them) for a provider that makes all of it itself: the
+ * simulator draws the frames again to make the video, and speaks the dialog in the voice.
+ */
+export interface InfluencerScene {
+  prompt: string;
+  dialog: string | null;
+  /** What the opening and closing frames show. */
+  opening: string;
+  closing: string;
+  /** How the camera and the influencer move between the frames. */
+  motion: string;
+  /** The influencer's face first, then its other references. */
+  references: string[];
+  aspectRatio: string;
+  /** The whole video's (a vendor's clip is shorter, held on its last frame while the dialog runs). */
+  durationSeconds: number;
+  voice: { id: string; profile: VoiceProfile } | null;
 }
 
 /** A LoRA for a video model (Wan 2.2 A14B has two transformers: `high` noise and `low`). */
@@ -187,6 +210,8 @@ export interface VideoRequest {
   promptExpansion?: boolean;
   /** The provider family the request named (provider, quality, watermark), as it named it. */
   family?: { provider: string; quality: string; remove_watermark: boolean } | null;
+  /** The influencer video this is (its frames' URLs are filled in before a vendor is asked). */
+  scene?: InfluencerScene;
   /** The LoRA video endpoint's LoRAs as the request gave them (`loras` is what vendors take). */
   givenLoras?: ReadonlyArray<{ path: string; scale: number; transformer: string }>;
 }
