@@ -1,3 +1,4 @@
+import type { VoiceProfile } from '../catalog/voices.ts';
 import { WorkError, type WorkErrorKind, type WorkErrorOptions } from '../lib/errors.ts';
 
 /** One result file a provider produced. */
@@ -111,6 +112,29 @@ export interface ImageRequest {
   lora: { url: string; type: string } | null;
   /** The camera look of an influencer image ('pro', 'smartphone'), when one was asked for. */
   cameraStyle?: string | null;
+  /** The influencer video this is a frame of. */
+  scene?: InfluencerScene;
+}
+
+/**
+ * An influencer video as planned, carried by the requests of each of its parts (its opening and
+ * closing frames, the video between them) for a provider that makes all of it itself: the
+ * simulator draws the frames again to make the video, and speaks the dialog in the voice.
+ */
+export interface InfluencerScene {
+  prompt: string;
+  dialog: string | null;
+  /** What the opening and closing frames show. */
+  opening: string;
+  closing: string;
+  /** How the camera and the influencer move between the frames. */
+  motion: string;
+  /** The influencer's face first, then its other references. */
+  references: string[];
+  aspectRatio: string;
+  /** The whole video's (a vendor's clip is shorter, held on its last frame while the dialog runs). */
+  durationSeconds: number;
+  voice: { id: string; profile: VoiceProfile } | null;
 }
 
 /** A LoRA for a video model (Wan 2.2 A14B has two transformers: `high` noise and `low`). */
@@ -146,6 +170,12 @@ export interface VideoRequest {
   steps?: number;
   guidanceScale?: number;
   promptExpansion?: boolean;
+  /** The provider family the request named (provider, quality, watermark), as it named it. */
+  family?: { provider: string; quality: string; remove_watermark: boolean } | null;
+  /** The influencer video this is (its frames' URLs are filled in before a vendor is asked). */
+  scene?: InfluencerScene;
+  /** The LoRA video endpoint's LoRAs as the request gave them (`loras` is what vendors take). */
+  givenLoras?: ReadonlyArray<{ path: string; scale: number; transformer: string }>;
 }
 
 /** A video's lips synced to an audio track. */
@@ -214,6 +244,20 @@ export interface TalkingHeadRequest {
   durationSeconds: number;
   resolution: string;
   aspectRatio: string;
+  /**
+   * How the speech is made, for a provider that makes the video itself: uploaded (`audioUrl`
+   * before any submit) or generated from the script in the voice with these settings.
+   */
+  speech?: {
+    mode: 'generate' | 'upload';
+    voiceProfile: VoiceProfile | null;
+    speed: number;
+    volume: number;
+    emotion: string;
+    language: string;
+  };
+  /** The location template the scene is composed in, when no start image is given. */
+  template?: { id: string; angle: string } | null;
 }
 
 /** One character of a reference video: its front view and other views of it. */
@@ -242,6 +286,14 @@ export interface ReferenceRequest {
   resolution: string;
   /** Whether the model should make its own soundtrack. */
   audio: boolean;
+  /** What is spoken over the video, in `voiceProfile` (a preset's when null), when a script was given. */
+  script?: string | null;
+  voiceProfile?: VoiceProfile | null;
+  /**
+   * The prompt and shots in the model's own words (the references named as it names them) and
+   * every reference image in order: what a provider that draws the video itself reads.
+   */
+  drawn?: { prompt: string; shots: Array<{ prompt: string; durationSeconds: number }>; images: string[] };
 }
 
 /** Text from a prompt, with an optional system prompt. */
@@ -252,6 +304,8 @@ export interface TextRequest {
   temperature: number;
   /** The most tokens the answer may have (what was charged for). */
   maxTokens: number;
+  /** The model's credits per 1,000 tokens: what a provider that counts the tokens itself settles with. */
+  price?: { input_per_1k: number; output_per_1k: number };
 }
 
 /** A song: from a description, or custom (lyrics and/or a style) when given. */
@@ -265,6 +319,17 @@ export interface MusicRequest {
   title: string | null;
   instrumental: boolean;
   vocalGender: 'male' | 'female' | null;
+  /**
+   * The song as it was asked for, for a provider that renders it itself (vendors read the fields
+   * above, which a described song leaves empty).
+   */
+  song?: {
+    title: string;
+    style: string;
+    lyrics: string | null;
+    vocalGender: 'm' | 'f' | null;
+    durationSeconds: number;
+  };
 }
 
 /** Speech from a text in one voice. */
@@ -286,6 +351,9 @@ export interface SpeechRequest {
   /** One of our TTS emotions. */
   emotion: string;
   seed: number | null;
+  /** The voice as the service speaks it itself (when no vendor can), and the gain (0.5-2). */
+  profile?: VoiceProfile;
+  volume?: number;
 }
 
 /** A voice made at a vendor: cloned from a recording, or designed from a description. */

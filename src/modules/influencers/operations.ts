@@ -6,6 +6,7 @@ import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { WorkError } from '../../lib/errors.ts';
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
+import type { InfluencerScene } from '../../providers/types.ts';
 import { readStored } from '../../storage/read.ts';
 import { speakFor } from '../speech/speak.ts';
 import { TrainInput, VideoInput } from './inputs.ts';
@@ -26,6 +27,17 @@ const FRAMES_WAIT_MS = 2000;
 const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VideoInput>): VendorWork | undefined => {
   const r = item.request;
   const part = item.input.part;
+  const scene: InfluencerScene = {
+    prompt: r.prompt,
+    dialog: r.dialog,
+    opening: r.shot.opening,
+    closing: r.shot.closing,
+    motion: r.shot.motion,
+    references: r.references,
+    aspectRatio: r.aspect_ratio,
+    durationSeconds: r.duration,
+    voice: r.voice ? { id: r.voice.id, profile: r.voice.profile } : null,
+  };
   if (part === 'first_frame' || part === 'last_frame') {
     return {
       routes: INFLUENCER_MODEL_ROUTES.routes,
@@ -39,6 +51,7 @@ const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VideoInput>
         seed: part === 'first_frame' ? 0 : 1,
         references: r.references,
         lora: null,
+        scene,
       },
       expects: 'image',
     };
@@ -60,8 +73,32 @@ const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VideoInput>
       lastFrame: '',
       audio: false,
       loras: [],
+      scene,
     },
     expects: 'video',
+  };
+};
+
+/**
+ * Training draws the influencer's reference sheet from its face and best full-body images: the
+ * service's own work, which no vendor route serves.
+ */
+const trainingWork = (_ctx: ExecutionContext, item: ExecutableItem<TrainInput>): VendorWork => {
+  const r = item.request;
+  return {
+    routes: [],
+    request: {
+      kind: 'image',
+      prompt: `${r.name} reference sheet`,
+      negativePrompt: null,
+      size: dimensionsFor('3:2'),
+      aspectRatio: '3:2',
+      steps: 28,
+      seed: 0,
+      references: [r.face_image, r.best_full_image],
+      lora: null,
+    },
+    expects: 'image',
   };
 };
 
@@ -138,6 +175,8 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem<VideoInput
 /** Influencer training and videos. */
 export const influencerOperations: Record<string, Operation> = {
   [OperationName.influencerTrain]: operationOf(TrainInput, {
+    vendor: trainingWork,
+    ownWork: () => true,
     // The influencer's face and references: its later images and videos are made from them.
     keepsResults: true,
     onCompleted: async (db, done) => {

@@ -21,6 +21,13 @@ const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem<MusicInput>)
   const style = r.style.trim();
   const lyrics = r.lyrics?.trim() ? r.lyrics : null;
   const described = lyrics === null && (!r.instrumental || style === '');
+  const song = {
+    title: r.title,
+    style: r.style,
+    lyrics: r.lyrics,
+    vocalGender: r.vocal_gender,
+    durationSeconds: r.duration,
+  };
   return {
     routes: ctx.media.music.find((m) => m.id === item.model)?.routes ?? [],
     request: described
@@ -32,6 +39,7 @@ const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem<MusicInput>)
           title: null,
           instrumental: r.instrumental,
           vocalGender: null,
+          song,
         }
       : {
           kind: 'music',
@@ -41,6 +49,7 @@ const musicForVendor = (ctx: ExecutionContext, item: ExecutableItem<MusicInput>)
           title: r.title,
           instrumental: r.instrumental,
           vocalGender: r.instrumental ? null : gender,
+          song,
         },
     expects: 'audio',
   };

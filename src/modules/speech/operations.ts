@@ -12,7 +12,7 @@ export const speechOperations: Record<string, Operation> = {
   [OperationName.speechTts]: operationOf(TtsInput, {
     vendor: (ctx, item) => speechWork(ctx, item.request),
     // A voice of the service's own (no vendor voice) is spoken by the service from its profile.
-    ownWork: (_item, work) => work === undefined,
+    ownWork: (_item, work) => work === undefined || work.routes.length === 0,
     convertFile: async (_ctx, item, file, vendorMetadata) => {
       const { data, contentType, durationSeconds } = await convertSpeech(item.request, file, vendorMetadata);
       return { data, contentType, metadata: { duration_seconds: Math.round(durationSeconds * 100) / 100 } };

@@ -5,6 +5,7 @@
 import type { ModelRoute } from '../../catalog/models.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_CONTENT_TYPES, TTS_PCM_SAMPLE_RATE, type TtsFormat } from '../../catalog/voices.ts';
+import { OperationName } from '../../engine/operation-names.ts';
 import { simulatedFile } from '../../engine/run-item.ts';
 import type { ExecutableItem, ExecutionContext, VendorWork } from '../../engine/types.ts';
 import { convertAudio } from '../../lib/audio.ts';
@@ -45,11 +46,10 @@ export function speechRoutes(
   return (FIXED_ROUTES.tts ?? []).filter((route) => voices[route.provider] !== undefined);
 }
 
-/** Text to speech for the vendors that can speak its voice (undefined: none can, the service speaks it). */
-export function speechWork(ctx: Pick<ExecutionContext, 'vendorVoiceIds'>, speech: TtsInput): VendorWork | undefined {
+/** Text to speech for the vendors that can speak its voice (no routes: none can, the service speaks it). */
+export function speechWork(ctx: Pick<ExecutionContext, 'vendorVoiceIds'>, speech: TtsInput): VendorWork {
   const voices = vendorVoicesOf(ctx, speech);
   const routes = speechRoutes(ctx, speech);
-  if (routes.length === 0) return undefined;
   return {
     routes,
     request: {
@@ -61,6 +61,8 @@ export function speechWork(ctx: Pick<ExecutionContext, 'vendorVoiceIds'>, speech
       language: speech.language,
       emotion: speech.emotion,
       seed: null,
+      profile: speech.profile,
+      volume: speech.volume,
     },
     expects: 'audio',
   };
@@ -132,10 +134,9 @@ async function speakOn(ctx: ExecutionContext, picked: PickedRoute, work: VendorW
  */
 export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, speech: TtsInput): Promise<ProviderFile> {
   const work = speechWork(ctx, speech);
-  const candidates = work ? ctx.providers.candidates(work.routes, work.request) : [];
+  const candidates = ctx.providers.candidates(work.routes, work.request);
   let failed: WorkError | undefined;
   for (const picked of candidates) {
-    if (!work) break;
     try {
       const output = await speakOn(ctx, picked, work, `${item.id}-speech-${picked.provider.id}`);
       const spoken = await convertSpeech(speech, await fileOf(ctx, picked, output), output.metadata);
@@ -148,9 +149,9 @@ export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, spee
   if (failed) throw failed;
   return simulatedFile(
     ctx,
-    'speech.tts',
+    OperationName.speechTts,
     { ...item, type: 'audio', request: speech },
-    work?.request,
+    work.request,
     `${item.id}-speech-simulator`,
   );
 }

@@ -16,6 +16,7 @@ const textForVendor = (ctx: ExecutionContext, item: ExecutableItem<TextInput>): 
       system: r.system_prompt,
       temperature: r.temperature,
       maxTokens: r.max_tokens,
+      price: r.price,
     },
     expects: 'text',
   };

@@ -49,6 +49,7 @@ const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem<VideoGene
       lastFrame: null,
       audio: req.native_audio,
       loras: [],
+      family: req.family,
     },
     expects: 'video',
   };
@@ -135,6 +136,7 @@ const loraForVendor = (_ctx: ExecutionContext, item: ExecutableItem<LoraInput>):
       steps: req.steps,
       guidanceScale: req.guidance_scale,
       promptExpansion: req.prompt_expansion,
+      givenLoras: req.loras,
     },
     expects: 'video',
   };
@@ -142,26 +144,36 @@ const loraForVendor = (_ctx: ExecutionContext, item: ExecutableItem<LoraInput>):
 
 /**
  * reference-to-video for a vendor: the characters, images and shots as the request gave them (a
- * route's mapping writes the references the model's way). Requests accepted before vendors served
- * this operation lack them and stay with the simulator.
+ * route's mapping writes the references the model's way), and the script spoken over it. Requests
+ * accepted before vendors served this operation lack them: no route serves those (the simulator
+ * draws them from the shots and images in the model's words).
  */
-const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem<ReferenceInput>): VendorWork | undefined => {
+const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem<ReferenceInput>): VendorWork => {
   const req = item.request;
-  if (!req.elements || !req.images || !req.segments) return undefined;
+  const drawn = {
+    prompt: req.prompt,
+    shots: req.shots.map((s) => ({ prompt: s.prompt, durationSeconds: s.duration })),
+    images: req.reference_images,
+  };
+  const { elements, images, segments } = req;
+  const given = elements && images && segments ? { elements, images, segments } : undefined;
   return {
-    routes: routesOf(ctx.media.reference_video, item.model),
+    routes: given ? routesOf(ctx.media.reference_video, item.model) : [],
     request: {
       kind: 'reference',
-      prompt: req.segments.map((s) => s.prompt).join(' '),
-      shots: req.segments.map((s) => ({ prompt: s.prompt, durationSeconds: s.duration })),
-      elements: req.elements,
-      images: req.images,
+      prompt: given ? given.segments.map((s) => s.prompt).join(' ') : drawn.prompt,
+      shots: given ? given.segments.map((s) => ({ prompt: s.prompt, durationSeconds: s.duration })) : drawn.shots,
+      elements: given?.elements ?? [],
+      images: given?.images ?? drawn.images,
       startFrame: req.frames.start,
       endFrame: req.frames.end,
       durationSeconds: req.duration,
       aspectRatio: req.aspect_ratio,
       resolution: req.resolution,
       audio: req.native_audio,
+      script: req.script,
+      voiceProfile: req.voice_profile,
+      drawn,
     },
     expects: 'video',
   };
@@ -170,20 +182,17 @@ const referenceForVendor = (ctx: ExecutionContext, item: ExecutableItem<Referenc
 /**
  * talking-head for a vendor: the portrait (the start image, or the influencer's face) speaking the
  * uploaded audio, or the script spoken in the voice before the submit (`prepareTalkingHead`).
- * Scenes from a location template and character-sheet models stay with the simulator: they need
- * a start frame composed first.
+ * Scenes from a location template and character-sheet models have no route: they need a start
+ * frame composed first (the simulator composes it).
  */
-const talkingHeadForVendor = (
-  ctx: ExecutionContext,
-  item: ExecutableItem<TalkingHeadInput>,
-): VendorWork | undefined => {
+const talkingHeadForVendor = (ctx: ExecutionContext, item: ExecutableItem<TalkingHeadInput>): VendorWork => {
   const req = item.request;
-  if (req.template || req.sheet_based || !req.start_image_url) return undefined;
+  const composed = req.template || req.sheet_based || !req.start_image_url;
   return {
-    routes: routesOf(ctx.media.talking_head, item.model),
+    routes: composed ? [] : routesOf(ctx.media.talking_head, item.model),
     request: {
       kind: 'talking_head',
-      imageUrl: req.start_image_url,
+      imageUrl: req.start_image_url ?? '',
       // Spoken before the submit (prepareTalkingHead) when the script is to be voiced.
       audioUrl: req.audio_url ?? '',
       script: req.script,
@@ -191,6 +200,15 @@ const talkingHeadForVendor = (
       durationSeconds: req.duration,
       resolution: req.resolution,
       aspectRatio: req.aspect_ratio,
+      speech: {
+        mode: req.mode,
+        voiceProfile: req.voice?.profile ?? null,
+        speed: req.audio.speed,
+        volume: req.audio.volume,
+        emotion: req.audio.emotion,
+        language: req.audio.language,
+      },
+      template: req.template,
     },
     expects: 'video',
   };

@@ -55,3 +55,14 @@ export async function simulateProviderCall(
     }
   }
 }
+
+/**
+ * A field of the request that only a provider making the work itself reads: its operation always
+ * fills it in, so a request without it was not made by the operation.
+ */
+export function needed<T>(value: T | undefined, what: string): T {
+  if (value === undefined) {
+    throw new ProviderError(`The simulator needs the request's ${what}`, false, { kind: 'invalid_input' });
+  }
+  return value;
+}

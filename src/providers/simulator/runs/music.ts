@@ -1,22 +1,21 @@
-import type { MusicInput } from '../../../modules/music/inputs.ts';
 import { renderMusic } from '../audio.ts';
-import { type Simulation, simulateProviderCall } from '../common.ts';
+import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 
-const generate: Simulation = async (ctx, item) => {
-  const r = item.request as MusicInput;
-  await simulateProviderCall([r.title, r.style, r.lyrics], ctx.simulatorDelayMs, ctx.signal);
+const generate = simulationFor('music', async (ctx, item, r) => {
+  const song = needed(r.song, 'song');
+  await simulateProviderCall([song.title, song.style, song.lyrics], ctx.simulatorDelayMs, ctx.signal);
   const file = await renderMusic({
-    title: r.title,
-    style: r.style,
-    lyrics: r.lyrics ?? undefined,
+    title: song.title,
+    style: song.style,
+    lyrics: song.lyrics ?? undefined,
     instrumental: r.instrumental,
-    vocalGender: r.vocal_gender ?? undefined,
+    vocalGender: song.vocalGender ?? undefined,
     seed: 0,
-    durationSeconds: r.duration,
+    durationSeconds: song.durationSeconds,
     model: item.model ?? '',
   });
-  return { ...file, metadata: { duration_seconds: file.durationSeconds ?? r.duration } };
-};
+  return { ...file, metadata: { duration_seconds: file.durationSeconds ?? song.durationSeconds } };
+});
 
 /** The simulator's runs of these operations. */
 export const musicSimulations: Record<string, Simulation> = {

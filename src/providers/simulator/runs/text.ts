@@ -1,20 +1,18 @@
 // The simulator's text.
 import { tokenCredits } from '../../../lib/tokens.ts';
-import type { TextInput } from '../../../modules/text/inputs.ts';
-import { type Simulation, simulateProviderCall } from '../common.ts';
+import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 import { generateText } from '../text.ts';
 
-const generate: Simulation = async (ctx, item) => {
-  const r = item.request as TextInput;
+const generate = simulationFor('text', async (ctx, item, r) => {
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
   const out = generateText({
     prompt: r.prompt,
-    systemPrompt: r.system_prompt ?? undefined,
+    systemPrompt: r.system ?? undefined,
     model: item.model ?? '',
     temperature: r.temperature,
-    maxTokens: r.max_tokens,
+    maxTokens: r.maxTokens,
   });
-  const credits = tokenCredits(out.usage.prompt_tokens, out.usage.completion_tokens, r.price);
+  const credits = tokenCredits(out.usage.prompt_tokens, out.usage.completion_tokens, needed(r.price, 'price'));
   return {
     data: Buffer.from(out.text, 'utf8'),
     contentType: 'text/plain; charset=utf-8',
@@ -22,7 +20,7 @@ const generate: Simulation = async (ctx, item) => {
     metadata: { text: out.text, usage: out.usage, finish_reason: out.finishReason, credits },
     actualCredits: credits,
   };
-};
+});
 
 /** The simulator's runs of these operations. */
 export const textSimulations: Record<string, Simulation> = {

@@ -1,15 +1,9 @@
 // The simulator's videos.
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
 import { probeMedia } from '../../../lib/ffmpeg.ts';
-import type {
-  LoraInput,
-  ReferenceInput,
-  TalkingHeadInput,
-  VideoGenerateInput,
-} from '../../../modules/videos/inputs.ts';
 import type { WorkItem } from '../../types.ts';
 import { renderMusic } from '../audio.ts';
-import { type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
+import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 import { renderImage } from '../images.ts';
 import { synthesizeSpeech } from '../speech.ts';
 import {
@@ -31,13 +25,12 @@ function profileOf(value: VoiceProfile | null | undefined): VoiceProfile {
   return value ?? (PRESET_VOICES[0]?.profile as VoiceProfile);
 }
 
-const generate: Simulation = async (ctx, item) => {
-  const r = item.request as VideoGenerateInput;
+const generate = simulationFor('video', async (ctx, item, r) => {
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal, item.position);
-  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
-  const duration = r.duration;
-  const startFrame = r.first_frame_image ? await ctx.fetchMedia(r.first_frame_image) : undefined;
-  const audio = r.native_audio
+  const { width, height } = videoDimensions(r.aspectRatio, r.resolution);
+  const duration = r.durationSeconds;
+  const startFrame = r.firstFrame ? await ctx.fetchMedia(r.firstFrame) : undefined;
+  const audio = r.audio
     ? (
         await renderMusic({
           title: r.prompt,
@@ -61,7 +54,7 @@ const generate: Simulation = async (ctx, item) => {
     audio,
     variant: r.family ? JSON.stringify(r.family) : undefined,
   });
-};
+});
 
 const lipsync = simulationFor('lipsync', async (ctx, _item, r) => {
   await simulateProviderCall([], ctx.simulatorDelayMs, ctx.signal);
@@ -79,19 +72,18 @@ const motion = simulationFor('motion', async (ctx, _item, r) => {
   return transferMotion(reference, image, { width: even(probe.width ?? 720), height: even(probe.height ?? 720) });
 });
 
-const reference: Simulation = async (ctx, item) => {
-  const r = item.request as ReferenceInput;
-  const shots = r.shots;
-  await simulateProviderCall([r.prompt, ...shots.map((s) => s.prompt)], ctx.simulatorDelayMs, ctx.signal);
-  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
-  const frames = r.frames;
-  const references = await Promise.all(r.reference_images.map((u) => ctx.fetchMedia(u)));
-  const start = frames.start ? await ctx.fetchMedia(frames.start) : references[0];
-  const end = frames.end ? await ctx.fetchMedia(frames.end) : undefined;
+const reference = simulationFor('reference', async (ctx, item, r) => {
+  const drawn = needed(r.drawn, 'drawn shots');
+  const shots = drawn.shots;
+  await simulateProviderCall([drawn.prompt, ...shots.map((s) => s.prompt)], ctx.simulatorDelayMs, ctx.signal);
+  const { width, height } = videoDimensions(r.aspectRatio, r.resolution);
+  const references = await Promise.all(drawn.images.map((u) => ctx.fetchMedia(u)));
+  const start = r.startFrame ? await ctx.fetchMedia(r.startFrame) : references[0];
+  const end = r.endFrame ? await ctx.fetchMedia(r.endFrame) : undefined;
   let audio: Buffer | undefined;
   if (r.script) {
     // Native audio voices the script; the others get it by voice conversion after the video.
-    const speech = await synthesizeSpeech(r.script, profileOf(r.voice_profile), { format: 'wav' });
+    const speech = await synthesizeSpeech(r.script, profileOf(r.voiceProfile), { format: 'wav' });
     audio = speech.data;
   }
   const seed = await seedOf(item);
@@ -104,7 +96,7 @@ const reference: Simulation = async (ctx, item) => {
         model: item.model ?? '',
         width,
         height,
-        durationSeconds: shot.duration,
+        durationSeconds: shot.durationSeconds,
         fps: 24,
         startFrame: i === 0 ? start : references[i % Math.max(1, references.length)],
         endFrame: i === shots.length - 1 ? end : undefined,
@@ -114,19 +106,17 @@ const reference: Simulation = async (ctx, item) => {
   const video =
     parts.length === 1 ? (parts[0] as (typeof parts)[number]) : await concatVideos(parts.map((p) => p.data));
   return audio ? replaceAudio(video.data, audio, { lipSync: false }) : video;
-};
+});
 
-const talkingHead: Simulation = async (ctx, item) => {
-  const r = item.request as TalkingHeadInput;
+const talkingHead = simulationFor('talking_head', async (ctx, item, r) => {
   await simulateProviderCall([r.script], ctx.simulatorDelayMs, ctx.signal);
-  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
-  const settings = r.audio;
-  const voice = r.voice;
+  const { width, height } = videoDimensions(r.aspectRatio, r.resolution);
+  const settings = needed(r.speech, 'speech settings');
   const audio =
-    r.mode === 'upload'
-      ? await ctx.fetchMedia(r.audio_url ?? '')
+    settings.mode === 'upload'
+      ? await ctx.fetchMedia(r.audioUrl)
       : (
-          await synthesizeSpeech(r.script ?? '', profileOf(voice?.profile), {
+          await synthesizeSpeech(r.script ?? '', profileOf(settings.voiceProfile), {
             speed: settings.speed,
             volume: settings.volume,
             emotion: settings.emotion,
@@ -135,8 +125,8 @@ const talkingHead: Simulation = async (ctx, item) => {
           })
         ).data;
   let image: Buffer;
-  if (r.start_image_url) {
-    image = await ctx.fetchMedia(r.start_image_url);
+  if (r.imageUrl) {
+    image = await ctx.fetchMedia(r.imageUrl);
   } else {
     const template = r.template;
     image = (
@@ -149,8 +139,8 @@ const talkingHead: Simulation = async (ctx, item) => {
       })
     ).data;
   }
-  return talkingHeadVideo(image, audio, { width, height, fps: 25, maxDurationSeconds: r.duration });
-};
+  return talkingHeadVideo(image, audio, { width, height, fps: 25, maxDurationSeconds: r.durationSeconds });
+});
 
 const upscale = simulationFor('upscale', async (ctx, _item, r) => {
   await simulateProviderCall([], ctx.simulatorDelayMs, ctx.signal);
@@ -158,23 +148,22 @@ const upscale = simulationFor('upscale', async (ctx, _item, r) => {
   return upscaleVideo(video, { factor: r.factor, targetFps: r.targetFps ?? undefined });
 });
 
-const lora: Simulation = async (ctx, item) => {
-  const r = item.request as LoraInput;
+const lora = simulationFor('video', async (ctx, item, r) => {
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);
-  const { width, height } = videoDimensions(r.aspect_ratio, r.resolution);
-  const startFrame = r.image_url ? await ctx.fetchMedia(r.image_url) : undefined;
+  const { width, height } = videoDimensions(r.aspectRatio, r.resolution);
+  const startFrame = r.firstFrame ? await ctx.fetchMedia(r.firstFrame) : undefined;
   return renderVideo({
     prompt: r.prompt,
     seed: Number(r.seed ?? 0),
     model: item.model ?? '',
     width,
     height,
-    durationSeconds: r.num_frames / r.fps,
+    durationSeconds: r.durationSeconds,
     fps: r.fps,
     startFrame,
-    variant: JSON.stringify(r.loras),
+    variant: JSON.stringify(needed(r.givenLoras, 'LoRAs as given')),
   });
-};
+});
 
 /** The simulator's runs of these operations. */
 export const videoSimulations: Record<string, Simulation> = {
