@@ -87,13 +87,16 @@ describe('token counting', () => {
     ['200,000 of one CJK character', '中'.repeat(200_000)],
     ['200,000 spaces between two words', `a${' '.repeat(199_998)}b`],
   ] as const) {
-    test(`${name} are quoted in under 250 ms of CPU`, async () => {
+    // The quadratic tokenizer took from seconds to minutes per quote; a linear one takes tens of ms
+    // idle. CPU time still grows on a machine the suite keeps busy (a shared core's caches, the
+    // in-process worker's timers): the budget of 1 s tells the two apart without flaking there.
+    test(`${name} are quoted in under 1 s of CPU`, async () => {
       // Warm up the path (JIT, the encoder's tables) with a short prompt first.
       assert.equal((await quote('hello')).status, 200);
       const { result, cpuMs } = await cpuMsOf(() => quote(prompt));
       assert.equal(result.status, 200, result.text);
       assert.ok(result.body.credits >= 1);
-      assert.ok(cpuMs < 250, `the quote took ${cpuMs.toFixed(0)} ms of CPU`);
+      assert.ok(cpuMs < 1000, `the quote took ${cpuMs.toFixed(0)} ms of CPU`);
     });
   }
 });
