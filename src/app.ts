@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { App, Deps } from './app-types.ts';
+import { databaseUnavailable } from './db/errors.ts';
 import { isPurgedKey } from './engine/retention.ts';
 import { GenerationStatusRecord } from './engine/status.ts';
 import { closeIfBodyUnread } from './lib/early-answer.ts';
@@ -33,7 +34,7 @@ import webhookRoutes from './modules/webhooks/routes.ts';
 import workspaceRoutes, { workspaceAdminRoutes } from './modules/workspaces/routes.ts';
 import { installAuth, type RegisteredRoute } from './plugins/auth.ts';
 import { installDatabaseGate } from './plugins/database.ts';
-import { databaseUnavailable, installErrorHandling } from './plugins/errors.ts';
+import { installErrorHandling } from './plugins/errors.ts';
 import { installIdempotency } from './plugins/idempotency.ts';
 import { installMetricsRoute, installRequestMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';

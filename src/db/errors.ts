@@ -1,4 +1,6 @@
-// Errors that mean "the database cannot be reached right now", as opposed to a query that is wrong.
+// Errors that mean "the database cannot be reached right now", as opposed to a query that is wrong,
+// and the answer a request gets then.
+import { AppError } from '../lib/errors.ts';
 
 // Network failures of the connection itself.
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
@@ -52,4 +54,17 @@ export async function retryWhileUnavailable<T>(
       delay = Math.min(delay * 2, 5000);
     }
   }
+}
+
+/** How long a client is told to wait when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/** The answer to a request that needs the database while it cannot be reached (503, Retry-After). */
+export function databaseUnavailable(): AppError {
+  return new AppError(
+    'service_unavailable',
+    `The service cannot reach its database right now; retry in ${DATABASE_RETRY_AFTER_S} s`,
+    undefined,
+    { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+  );
 }

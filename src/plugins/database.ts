@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.ts';
-import { databaseUnavailable } from './errors.ts';
+import { databaseUnavailable } from '../db/errors.ts';
 
 /** A request still waiting this long makes the process check that its database answers. */
 const STALL_MS = 500;

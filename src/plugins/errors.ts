@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import type { App } from '../app-types.ts';
-import { isDatabaseUnavailable } from '../db/errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, type ErrorCode, type ErrorDetail, type ErrorFigures } from '../lib/errors.ts';
 import { scanJsonText } from '../lib/json-scan.ts';
 import { validationProblem } from './validation.ts';
@@ -90,19 +90,6 @@ function fromFastifyError(error: FastifyError, route: RouteLimits): AppError | u
 
 // PostgreSQL refuses NUL characters and invalid encodings in text: that is bad input, not a bug.
 const PG_BAD_TEXT = new Set(['22021', '22P05']);
-
-/** How long a client is told to wait when the database cannot be reached. */
-export const DATABASE_RETRY_AFTER_S = 5;
-
-/** The answer to a request that needs the database while it cannot be reached (503, Retry-After). */
-export function databaseUnavailable(): AppError {
-  return new AppError(
-    'service_unavailable',
-    `The service cannot reach its database right now; retry in ${DATABASE_RETRY_AFTER_S} s`,
-    undefined,
-    { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
-  );
-}
 
 /** One error handler and one not-found handler: every error leaves as `{"error": {...}}`. */
 export function installErrorHandling(app: App): void {

@@ -3,7 +3,7 @@ import type { App } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { EngineMetrics } from '../engine/types.ts';
 import type { WorkErrorKind } from '../lib/errors.ts';
-import { bearerSecretHook } from './auth.ts';
+import { bearerSecretHook } from '../modules/api-keys/hooks.ts';
 import { type QueueStatRow, selectQueueStats } from './metrics-sql.ts';
 
 /** The process's Prometheus registry, with Node's own metrics (CPU, memory, event loop, GC). */

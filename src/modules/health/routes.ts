@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { DATABASE_RETRY_AFTER_S } from '../../db/errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import { errorResponses } from '../../lib/schemas.ts';
-import { DATABASE_RETRY_AFTER_S } from '../../plugins/errors.ts';
 
 const Status = Type.Object({ status: Type.String() });
 

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { readFirstItemResult } from '../../engine/index.ts';
 import { AppError } from '../../lib/errors.ts';
-import { apiKeyAuthHook } from '../../plugins/auth.ts';
 import { readStored } from '../../storage/read.ts';
+import { apiKeyAuthHook } from '../api-keys/hooks.ts';
 import {
   CHAT_PARAMS,
   chatCompletion,
