@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
+import { PRESET_VOICES } from './catalog/voices.ts';
 import type { DatabaseTimeouts } from './db/pool.ts';
 
 const Role = Type.Enum(['api', 'worker', 'all']);
@@ -388,12 +389,17 @@ function stringMap(name: string, value: string | undefined, example = '{"a":"b"}
   return parsed as Record<string, string>;
 }
 
-/**
- * ELEVENLABS_VOICE_MAP: preset voice ids to ElevenLabs voice ids; that each key names a preset is
- * checked against the catalog at start (checkPresetVoiceMap in catalog/voices.ts).
- */
+/** ELEVENLABS_VOICE_MAP: preset voice ids to ElevenLabs voice ids; a key naming no preset would never be used. */
 function elevenLabsVoiceMap(value: string | undefined): Record<string, string> {
-  return stringMap('ELEVENLABS_VOICE_MAP', value, '{"Wise_Woman":"<voice id>"}');
+  const map = stringMap('ELEVENLABS_VOICE_MAP', value, '{"Wise_Woman":"<voice id>"}');
+  const unknown = Object.keys(map).filter((id) => !PRESET_VOICES.some((voice) => voice.id === id));
+  if (unknown.length > 0) {
+    const named = unknown.map((id) => `"${id}"`).join(', ');
+    throw new Error(
+      `Invalid configuration:\n  ELEVENLABS_VOICE_MAP: no preset voice has the id ${named}: map preset ids (GET /api/v2/voices lists them, e.g. "Wise_Woman"; case-sensitive)`,
+    );
+  }
+  return map;
 }
 
 /**

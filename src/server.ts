@@ -4,7 +4,6 @@ import pino from 'pino';
 import { buildApp, buildMetricsApp } from './app.ts';
 import type { App } from './app-types.ts';
 import { DEFAULT_TEAM_CREDITS, type LocalSetup, prepareLocalSetup } from './bootstrap.ts';
-import { checkPresetVoiceMap } from './catalog/voices.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
@@ -20,7 +19,6 @@ const quietGraphileLogger = new Logger(() => () => undefined);
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  checkPresetVoiceMap(config.providers.elevenLabs.voiceMap);
   const log = pino({ level: config.logLevel });
   const closers: Closer[] = [];
   const servesApi = config.role !== 'worker';

@@ -231,14 +231,3 @@ export const TTS_CONTENT_TYPES: Record<TtsFormat, string> = {
   aac: 'audio/aac',
   pcm: 'audio/pcm',
 };
-
-/** Refuses (at start) an ELEVENLABS_VOICE_MAP key that names no preset voice: it would never be used. */
-export function checkPresetVoiceMap(map: Record<string, string>): void {
-  const unknown = Object.keys(map).filter((id) => !PRESET_VOICES.some((voice) => voice.id === id));
-  if (unknown.length > 0) {
-    const named = unknown.map((id) => `"${id}"`).join(', ');
-    throw new Error(
-      `Invalid configuration:\n  ELEVENLABS_VOICE_MAP: no preset voice has the id ${named}: map preset ids (GET /api/v2/voices lists them, e.g. "Wise_Woman"; case-sensitive)`,
-    );
-  }
-}
