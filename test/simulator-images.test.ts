@@ -8,7 +8,6 @@ import sharp from 'sharp';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { WorkError } from '../src/lib/errors.ts';
 import { type ImageRenderRequest, renderImage } from '../src/providers/simulator/images.ts';
-import { ProviderError } from '../src/providers/types.ts';
 import { difference, thumb } from './pixel-helpers.ts';
 
 const BASE: ImageRenderRequest = {
@@ -75,8 +74,8 @@ describe('simulator images', () => {
       assert.ok(Math.abs((width * height) / 2 ** 20 - 1) < 0.05, `${ratio} area ${width * height}`);
     }
     assert.ok(dimensionsFor('16:9', 4).width <= 4096);
-    assert.throws(() => dimensionsFor('wide'), ProviderError);
-    assert.throws(() => dimensionsFor('0:1'), ProviderError);
+    assert.throws(() => dimensionsFor('wide'), WorkError);
+    assert.throws(() => dimensionsFor('0:1'), WorkError);
   });
 
   test('renders a PNG of exactly the requested size for each aspect ratio', async () => {
