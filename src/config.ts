@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
+import type { ComfyModelWorkflows } from './catalog/operator-routes.ts';
 import { PRESET_VOICES } from './catalog/voices.ts';
 import type { DatabaseTimeouts } from './db/pool.ts';
 
@@ -363,11 +364,6 @@ function itemDeadlines(setting: string): Record<string, number> {
 }
 
 /** The workflows a self-hosted ComfyUI runs for one catalog model: without and with input images. */
-export interface ComfyModelWorkflows {
-  workflow?: string;
-  image_workflow?: string;
-}
-
 function parseJsonSetting(name: string, value: string): unknown {
   try {
     return JSON.parse(value);

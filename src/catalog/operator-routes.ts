@@ -1,8 +1,13 @@
 // Routes an operator adds by configuration: catalog models served by their own ComfyUI, first in
 // each model's routes (their own GPUs before any paid vendor), with the workflow a route names.
-import type { ComfyModelWorkflows } from '../config.ts';
 import type { MediaCatalog } from './media-models.ts';
 import type { ModelCatalog, ModelRoute } from './models.ts';
+
+/** The workflows COMFYUI_MODELS names for one model: without images, and from images. */
+export interface ComfyModelWorkflows {
+  workflow?: string;
+  image_workflow?: string;
+}
 
 /**
  * Puts a ComfyUI route first in the routes of each model COMFYUI_MODELS names (`kind:model` →
