@@ -157,5 +157,8 @@ export async function simulatedFile(
   if (!file || !('data' in file) || result.kind !== 'done' || !extension) {
     throw new WorkError('The simulator answered no file', false, { kind: 'internal' });
   }
-  return { ...file, extension, metadata: result.output.metadata, actualCredits: result.output.actualCredits };
+  // A run that says nothing of its file (images, most videos) leaves the item's result empty (NULL),
+  // as before the simulator answered as a provider.
+  const { metadata, actualCredits } = result.output;
+  return { ...file, extension, metadata: Object.keys(metadata).length > 0 ? metadata : undefined, actualCredits };
 }
