@@ -1,5 +1,5 @@
 // What each vendor folder tells the registry: its id, its mappings, and how the configuration
-// sets it up (whether it is configured, the provider made from its settings, the origins of its
+// sets it up (the provider made from its settings when it is configured, the origins of its
 // result files, its secrets). The registry loops over the list in vendors.ts and names no vendor.
 import type { Config } from '../config.ts';
 import type { Workflow } from './comfyui/workflows.ts';
@@ -32,8 +32,6 @@ export interface VendorDescriptor {
   id: string;
   /** The input mappings a catalog route names, by name. */
   mappings: Record<string, Mapping>;
-  /** Whether the configuration sets this vendor up. */
-  configured(config: ProvidersConfig, hooks: ServiceHooks): boolean;
   /** The vendor made from the configuration; undefined when it is not configured. */
   connect(config: ProvidersConfig, fetch: Fetch, hooks: ServiceHooks): ConnectedVendor | undefined;
 }
@@ -55,7 +53,6 @@ export function defineVendor<Settings>(spec: VendorSpec<Settings>): VendorDescri
   return {
     id: spec.id,
     mappings: spec.mappings,
-    configured: (config, hooks) => spec.settings(config, hooks) !== undefined,
     connect(config, fetch, hooks) {
       const settings = spec.settings(config, hooks);
       if (settings === undefined) return undefined;
