@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { loadModelCatalog } from '../src/catalog/models.ts';
 import { newId } from '../src/lib/ids.ts';
-import { renderImage } from '../src/providers/simulator/images.ts';
+import { renderImage } from '../src/render/images.ts';
 import { LocalStorage } from '../src/storage/local.ts';
 import {
   createTeamWithKey,

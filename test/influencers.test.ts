@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { decodeAudio } from '../src/providers/simulator/audio.ts';
-import { analyzeSpeech } from '../src/providers/simulator/speech.ts';
+import { decodeAudio } from '../src/render/audio.ts';
+import { analyzeSpeech } from '../src/render/speech.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import {
   balanceOf,

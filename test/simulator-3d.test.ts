@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { type Document, NodeIO, type Primitive } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { WorkError } from '../src/lib/errors.ts';
-import { type GlbRenderRequest, renderGlb } from '../src/providers/simulator/model3d.ts';
+import { type GlbRenderRequest, renderGlb } from '../src/render/model3d.ts';
 
 const BASE: GlbRenderRequest = {
   prompt: 'a brave knight in silver armor',

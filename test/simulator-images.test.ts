@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import sharp from 'sharp';
 import { dimensionsFor } from '../src/catalog/image-sizes.ts';
 import { WorkError } from '../src/lib/errors.ts';
-import { type ImageRenderRequest, renderImage } from '../src/providers/simulator/images.ts';
+import { type ImageRenderRequest, renderImage } from '../src/render/images.ts';
 import { difference, thumb } from './pixel-helpers.ts';
 
 const BASE: ImageRenderRequest = {

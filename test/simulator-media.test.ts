@@ -9,13 +9,7 @@ import { before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { WorkError } from '../src/lib/errors.ts';
 import { extractFrame, type ProbeResult, probeMedia, readOutput, runFfmpeg, withTempDir } from '../src/lib/ffmpeg.ts';
-import {
-  type AudioFormat,
-  decodeAudio,
-  encodeAudio,
-  planMusic,
-  renderMusic,
-} from '../src/providers/simulator/audio.ts';
+import { type AudioFormat, decodeAudio, encodeAudio, planMusic, renderMusic } from '../src/render/audio.ts';
 import {
   concatVideos,
   renderVideo,
@@ -25,7 +19,7 @@ import {
   upscaleVideo,
   type VideoRenderRequest,
   videoDimensions,
-} from '../src/providers/simulator/video.ts';
+} from '../src/render/video.ts';
 import { difference } from './pixel-helpers.ts';
 
 const BASE: VideoRenderRequest = {
@@ -188,8 +182,8 @@ function bandCentroid(samples: Float32Array, sampleRate: number, lo: number, hi:
   return weighted / total;
 }
 
-function assertProviderError(err: unknown, retryable = false): true {
-  assert.ok(err instanceof WorkError, `expected a ProviderError, got ${String(err)}`);
+function assertWorkError(err: unknown, retryable = false): true {
+  assert.ok(err instanceof WorkError, `expected a WorkError, got ${String(err)}`);
   assert.equal(err.retryable, retryable);
   return true;
 }
@@ -227,23 +221,23 @@ describe('videoDimensions', () => {
   test('rejects what it cannot read', () => {
     assert.throws(
       () => videoDimensions('wide', '720p'),
-      (err) => assertProviderError(err),
+      (err) => assertWorkError(err),
     );
     assert.throws(
       () => videoDimensions('16:9', 'huge'),
-      (err) => assertProviderError(err),
+      (err) => assertWorkError(err),
     );
     assert.throws(
       () => videoDimensions('0:9', '720p'),
-      (err) => assertProviderError(err),
+      (err) => assertWorkError(err),
     );
   });
 });
 
 describe('probeMedia', () => {
   test('undecodable bytes are a non-retryable ProviderError', async () => {
-    await assert.rejects(probeMedia(Buffer.from('certainly not a video')), (err) => assertProviderError(err));
-    await assert.rejects(probeMedia(Buffer.alloc(0)), (err) => assertProviderError(err));
+    await assert.rejects(probeMedia(Buffer.from('certainly not a video')), (err) => assertWorkError(err));
+    await assert.rejects(probeMedia(Buffer.alloc(0)), (err) => assertWorkError(err));
   });
 });
 
@@ -318,12 +312,12 @@ describe('renderVideo', () => {
     }
   });
 
-  test('bad inputs are non-retryable ProviderErrors', async () => {
-    await assert.rejects(renderVideo({ ...BASE, width: 321 }), (err) => assertProviderError(err));
-    await assert.rejects(renderVideo({ ...BASE, fps: 0 }), (err) => assertProviderError(err));
-    await assert.rejects(renderVideo({ ...BASE, durationSeconds: 0 }), (err) => assertProviderError(err));
-    await assert.rejects(renderVideo({ ...BASE, startFrame: Buffer.from('nope') }), (err) => assertProviderError(err));
-    await assert.rejects(renderVideo({ ...BASE, audio: Buffer.from('nope') }), (err) => assertProviderError(err));
+  test('bad inputs are non-retryable WorkErrors', async () => {
+    await assert.rejects(renderVideo({ ...BASE, width: 321 }), (err) => assertWorkError(err));
+    await assert.rejects(renderVideo({ ...BASE, fps: 0 }), (err) => assertWorkError(err));
+    await assert.rejects(renderVideo({ ...BASE, durationSeconds: 0 }), (err) => assertWorkError(err));
+    await assert.rejects(renderVideo({ ...BASE, startFrame: Buffer.from('nope') }), (err) => assertWorkError(err));
+    await assert.rejects(renderVideo({ ...BASE, audio: Buffer.from('nope') }), (err) => assertWorkError(err));
   });
 });
 
@@ -355,7 +349,7 @@ describe('video transformations', () => {
     // The picture survives upscaling.
     const [before0, after0] = await Promise.all([extractFrame(clip), extractFrame(x4.data)]);
     assert.ok((await difference(before0, after0)) < SAME_PICTURE);
-    await assert.rejects(upscaleVideo(clip, { factor: 0.5 }), (err) => assertProviderError(err));
+    await assert.rejects(upscaleVideo(clip, { factor: 0.5 }), (err) => assertWorkError(err));
   });
 
   test('replaceAudio keeps the frames and duration and carries the new sound', async () => {
@@ -386,7 +380,7 @@ describe('video transformations', () => {
     assertVideo(swappedProbe, BASE.width, BASE.height, BASE.fps, 2);
     assert.equal(swappedProbe.audioCodec, 'aac');
     assert.equal(await difference(before0, await extractFrame(swapped.data)), 0);
-    await assert.rejects(replaceAudio(silentClip, silentClip), (err) => assertProviderError(err));
+    await assert.rejects(replaceAudio(silentClip, silentClip), (err) => assertWorkError(err));
   });
 
   test('talkingHeadVideo lasts as long as the audio, capped, and moves its mouth with it', async () => {
@@ -437,7 +431,7 @@ describe('video transformations', () => {
     const [first, last] = await Promise.all([extractFrame(file.data), extractFrame(file.data, 'last')]);
     assert.ok((await difference(first, last)) > 2, 'the character moves');
     await assert.rejects(transferMotion(Buffer.from('nope'), image, { width: 240, height: 320 }), (err) =>
-      assertProviderError(err),
+      assertWorkError(err),
     );
   });
 
@@ -453,7 +447,7 @@ describe('video transformations', () => {
     const silentOnly = await probeMedia((await concatVideos([silentClip, silentClip])).data);
     assertVideo(silentOnly, BASE.width, BASE.height, BASE.fps, 4);
     assert.equal(silentOnly.hasAudio, false);
-    await assert.rejects(concatVideos([]), (err) => assertProviderError(err));
+    await assert.rejects(concatVideos([]), (err) => assertWorkError(err));
   });
 });
 
@@ -496,7 +490,7 @@ describe('encodeAudio and decodeAudio', () => {
     assert.equal(probe.channels, 2);
     assert.ok(Math.abs(probe.durationSeconds - 0.25) < 0.01);
     await assert.rejects(encodeAudio({ samples: new Float32Array(3), sampleRate: 16000, channels: 2 }, 'wav'), (err) =>
-      assertProviderError(err),
+      assertWorkError(err),
     );
   });
 
@@ -504,7 +498,7 @@ describe('encodeAudio and decodeAudio', () => {
     const decoded = await decodeAudio(await wav(sineTone(440, 1)), 8000);
     assert.equal(decoded.sampleRate, 8000);
     assert.ok(Math.abs(decoded.samples.length - 8000) < 50);
-    await assert.rejects(decodeAudio(Buffer.from('nope')), (err) => assertProviderError(err));
+    await assert.rejects(decodeAudio(Buffer.from('nope')), (err) => assertWorkError(err));
   });
 });
 
@@ -535,7 +529,7 @@ describe('renderMusic', () => {
     const [a, b, c] = await Promise.all([renderMusic(SONG), renderMusic(SONG), renderMusic({ ...SONG, seed: 4 })]);
     assert.ok(a.data.equals(b.data));
     assert.ok(!a.data.equals(c.data));
-    await assert.rejects(renderMusic({ ...SONG, durationSeconds: 0 }), (err) => assertProviderError(err));
+    await assert.rejects(renderMusic({ ...SONG, durationSeconds: 0 }), (err) => assertWorkError(err));
   });
 
   test('a sad ballad is slower and minor, energetic edm faster and major', async () => {

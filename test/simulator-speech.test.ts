@@ -13,7 +13,7 @@ import {
   type VoiceProfile,
 } from '../src/catalog/voices.ts';
 import { WorkError } from '../src/lib/errors.ts';
-import { decodeAudio } from '../src/providers/simulator/audio.ts';
+import { decodeAudio } from '../src/render/audio.ts';
 import {
   analyzeSpeech,
   parseScript,
@@ -21,7 +21,7 @@ import {
   synthesizeSpeech,
   voiceFromDescription,
   voiceFromSample,
-} from '../src/providers/simulator/speech.ts';
+} from '../src/render/speech.ts';
 
 const SENTENCE = 'The meeting starts at nine tomorrow morning in the main hall.';
 const DEEP: VoiceProfile = { voice: 'en-us+m3', pitch: 10, rate: 170 };

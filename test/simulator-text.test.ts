@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { encodeChat } from 'gpt-tokenizer/model/gpt-4o';
 import { countPromptTokens, countTokens } from '../src/lib/tokens.ts';
-import { generateText, type TextGenerationRequest } from '../src/providers/simulator/text.ts';
+import { generateText, type TextGenerationRequest } from '../src/render/text.ts';
 
 const BASE: TextGenerationRequest = {
   prompt: 'Explain how photosynthesis works in plants.',

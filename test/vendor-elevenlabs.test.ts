@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
-import { decodeAudio } from '../src/providers/simulator/audio.ts';
+import { decodeAudio } from '../src/render/audio.ts';
 import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf } from './media-helpers.ts';

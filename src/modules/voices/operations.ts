@@ -5,7 +5,7 @@ import { operationOf } from '../../engine/operation.ts';
 import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { WorkError } from '../../lib/errors.ts';
-import { voiceFromSample } from '../../providers/simulator/speech.ts';
+import { voiceFromSample } from '../../render/speech.ts';
 import { readStored } from '../../storage/read.ts';
 import { VoiceInput } from './inputs.ts';
 import { insertVoice } from './sql.ts';

@@ -2,9 +2,9 @@
 // prompt (and the references, LoRA and camera style when given), deterministic by seed.
 import sharp from 'sharp';
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
+import { renderImage } from '../../../render/images.ts';
 import { ProviderError } from '../../types.ts';
 import { type Simulation, type SimulatorContext, simulateProviderCall, simulationFor } from '../common.ts';
-import { renderImage } from '../images.ts';
 
 async function fetchAll(ctx: SimulatorContext, urls: string[]): Promise<Buffer[]> {
   return Promise.all(urls.map((url) => ctx.fetchMedia(url)));

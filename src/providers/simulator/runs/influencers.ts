@@ -2,11 +2,11 @@
 
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
+import { renderImage } from '../../../render/images.ts';
+import { synthesizeSpeech } from '../../../render/speech.ts';
+import { renderVideo, videoDimensions } from '../../../render/video.ts';
 import type { InfluencerScene } from '../../types.ts';
 import { needed, type Simulation, type SimulatorContext, simulateProviderCall, simulationFor } from '../common.ts';
-import { renderImage } from '../images.ts';
-import { synthesizeSpeech } from '../speech.ts';
-import { renderVideo, videoDimensions } from '../video.ts';
 
 /** Training builds the influencer's reference sheet from the face and best full-body images. */
 const train = simulationFor('image', async (ctx, item, r) => {

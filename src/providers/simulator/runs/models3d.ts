@@ -1,7 +1,7 @@
 // The simulator's 3D models.
 
+import { renderGlb } from '../../../render/model3d.ts';
 import { type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
-import { renderGlb } from '../model3d.ts';
 
 const generate = simulationFor('model3d', async (ctx, item, r) => {
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);

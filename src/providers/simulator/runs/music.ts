@@ -1,4 +1,4 @@
-import { renderMusic } from '../audio.ts';
+import { renderMusic } from '../../../render/audio.ts';
 import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 
 const generate = simulationFor('music', async (ctx, item, r) => {

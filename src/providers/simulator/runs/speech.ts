@@ -1,7 +1,7 @@
 import { TTS_FORMATS } from '../../../catalog/voices.ts';
+import { synthesizeSpeech } from '../../../render/speech.ts';
 import { ProviderError } from '../../types.ts';
 import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
-import { synthesizeSpeech } from '../speech.ts';
 
 const tts = simulationFor('speech', async (ctx, _item, r) => {
   await simulateProviderCall([r.text], ctx.simulatorDelayMs, ctx.signal);

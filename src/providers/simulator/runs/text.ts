@@ -1,7 +1,7 @@
 // The simulator's text.
 import { tokenCredits } from '../../../lib/tokens.ts';
+import { generateText } from '../../../render/text.ts';
 import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
-import { generateText } from '../text.ts';
 
 const generate = simulationFor('text', async (ctx, item, r) => {
   await simulateProviderCall([r.prompt], ctx.simulatorDelayMs, ctx.signal);

@@ -1,11 +1,9 @@
 // The simulator's videos.
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
 import { probeMedia } from '../../../lib/ffmpeg.ts';
-import type { WorkItem } from '../../types.ts';
-import { renderMusic } from '../audio.ts';
-import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
-import { renderImage } from '../images.ts';
-import { synthesizeSpeech } from '../speech.ts';
+import { renderMusic } from '../../../render/audio.ts';
+import { renderImage } from '../../../render/images.ts';
+import { synthesizeSpeech } from '../../../render/speech.ts';
 import {
   concatVideos,
   renderVideo,
@@ -14,7 +12,9 @@ import {
   transferMotion,
   upscaleVideo,
   videoDimensions,
-} from '../video.ts';
+} from '../../../render/video.ts';
+import type { WorkItem } from '../../types.ts';
+import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 
 async function seedOf(item: WorkItem): Promise<number> {
   return Number(item.input.seed ?? 0);

@@ -1,7 +1,7 @@
 // The simulator's voices (cloned or designed) and their previews.
 
+import { synthesizeSpeech, voiceFromDescription, voiceFromSample } from '../../../render/speech.ts';
 import { type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
-import { synthesizeSpeech, voiceFromDescription, voiceFromSample } from '../speech.ts';
 
 const PREVIEW_TEXT =
   'Hello! This is a preview of my voice. I can read your scripts, narrate videos, and talk to your audience.';

@@ -6,8 +6,9 @@
 // (its long side grows with `steps`) and scaled up by libvips with a smooth kernel, which
 // keeps a 1024x1024 render in the tens of milliseconds and needs no fonts.
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
-import { MAX_SIDE, MIN_SIDE } from '../../catalog/image-sizes.ts';
-import { ProviderError, type ProviderFile } from '../types.ts';
+import { MAX_SIDE, MIN_SIDE } from '../catalog/image-sizes.ts';
+import { WorkError } from '../lib/errors.ts';
+import type { RenderedFile } from './file.ts';
 import { Rng, sha256 } from './random.ts';
 
 export interface ImageRenderRequest {
@@ -576,10 +577,10 @@ function normalize(req: ImageRenderRequest): NormalizedRequest {
   for (const side of ['width', 'height'] as const) {
     const v = req[side];
     if (!Number.isInteger(v) || v < MIN_SIDE || v > MAX_SIDE) {
-      throw new ProviderError(`${side} must be an integer from ${MIN_SIDE} to ${MAX_SIDE}, got ${v}`, false);
+      throw new WorkError(`${side} must be an integer from ${MIN_SIDE} to ${MAX_SIDE}, got ${v}`, false);
     }
   }
-  if (!Number.isFinite(req.seed)) throw new ProviderError(`seed must be a finite number, got ${req.seed}`, false);
+  if (!Number.isFinite(req.seed)) throw new WorkError(`seed must be a finite number, got ${req.seed}`, false);
   const steps =
     req.steps === undefined || !Number.isFinite(req.steps) ? DEFAULT_STEPS : clamp(Math.round(req.steps), 1, 1000);
   const references = req.references ?? [];
@@ -608,7 +609,7 @@ function normalize(req: ImageRenderRequest): NormalizedRequest {
   return { ...base, layoutKey };
 }
 
-async function encodePng(image: Sharp, width: number, height: number): Promise<ProviderFile> {
+async function encodePng(image: Sharp, width: number, height: number): Promise<RenderedFile> {
   const data = await image.png(PNG_OPTIONS).toBuffer();
   return { data, contentType: 'image/png', extension: 'png', width, height };
 }
@@ -635,7 +636,7 @@ async function decodeReference(
     }
     return data;
   } catch {
-    throw new ProviderError(`reference image ${index + 1} could not be decoded`, false);
+    throw new WorkError(`reference image ${index + 1} could not be decoded`, false);
   }
 }
 
@@ -657,7 +658,7 @@ function averageColour(images: Buffer[]): Rgb {
   return [r * scale, g * scale, b * scale];
 }
 
-async function renderFromReferences(req: NormalizedRequest): Promise<ProviderFile> {
+async function renderFromReferences(req: NormalizedRequest): Promise<RenderedFile> {
   const { width, height } = req;
   const rng = new Rng(sha256(JSON.stringify([RENDER_VERSION, 'edit', req.layoutKey, req.negativePrompt])));
   const canvas = layout(req);
@@ -669,7 +670,7 @@ async function renderFromReferences(req: NormalizedRequest): Promise<ProviderFil
 
   // Further references appear as framed insets in a grid in one corner, so each one is visible.
   const [first, ...extras] = req.references;
-  if (!first) throw new ProviderError('no reference image given', false);
+  if (!first) throw new WorkError('no reference image given', false);
   const cols = Math.max(1, Math.ceil(Math.sqrt(extras.length)));
   const rows = Math.max(1, Math.ceil(extras.length / cols));
   const margin = Math.round(Math.min(width, height) * 0.04);
@@ -700,7 +701,7 @@ async function renderFromReferences(req: NormalizedRequest): Promise<ProviderFil
   }
   const [base, ...rest] = decoded;
   const overlayFull = rest.pop();
-  if (!base || !overlayFull) throw new ProviderError('reference rendering failed', false);
+  if (!base || !overlayFull) throw new WorkError('reference rendering failed', false);
 
   const layers: OverlayOptions[] = [{ input: overlayFull, raw: { width, height, channels: 4 } }];
   const insetSize = inner + 2 * border;
@@ -757,7 +758,7 @@ async function renderFromReferences(req: NormalizedRequest): Promise<ProviderFil
 }
 
 /** Renders one deterministic PNG for an image request (text-to-image or derived from references). */
-export async function renderImage(req: ImageRenderRequest): Promise<ProviderFile> {
+export async function renderImage(req: ImageRenderRequest): Promise<RenderedFile> {
   const r = normalize(req);
   if (r.references.length > 0) return renderFromReferences(r);
   const canvas = layout(r);

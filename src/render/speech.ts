@@ -26,9 +26,10 @@ import {
   type TtsFormat,
   ttsEmotion,
   type VoiceProfile,
-} from '../../catalog/voices.ts';
-import { ProviderError, type ProviderFile } from '../types.ts';
+} from '../catalog/voices.ts';
+import { WorkError } from '../lib/errors.ts';
 import { decodeAudio, encodeAudio } from './audio.ts';
+import type { RenderedFile } from './file.ts';
 import { sha256 } from './random.ts';
 
 // ---------------------------------------------------------------------------------------
@@ -282,7 +283,7 @@ function loadEngine(): Engine {
   const dataFiles: Array<[string, number[]]> = [];
   for (const name of ['config', 'phontab', 'phonindex', 'phondata', 'intonations']) {
     const data = config[name];
-    if (typeof data !== 'string') throw new ProviderError(`eSpeak data file ${name} is missing`, false);
+    if (typeof data !== 'string') throw new WorkError(`eSpeak data file ${name} is missing`, false);
     dataFiles.push([name, bytesOf(data, 'base64')]);
   }
   const variantFiles = Object.entries(VARIANTS).map(
@@ -376,11 +377,11 @@ function espeak(text: string, params: EspeakParams): Float32Array {
   try {
     instance.run();
   } catch (err) {
-    throw new ProviderError(`eSpeak failed: ${err instanceof Error ? err.message : String(err)}`, false);
+    throw new WorkError(`eSpeak failed: ${err instanceof Error ? err.message : String(err)}`, false);
   }
   const wav = fs.root.contents[OUTPUT_FILE]?.contents;
   if (!wav || wav.length < 44) {
-    throw new ProviderError(`eSpeak produced no audio${messages.length ? `: ${messages.join('; ')}` : ''}`, false);
+    throw new WorkError(`eSpeak produced no audio${messages.length ? `: ${messages.join('; ')}` : ''}`, false);
   }
   return parseWav(Buffer.from(Int8Array.from(wav).buffer));
 }
@@ -400,7 +401,7 @@ function parseWav(wav: Buffer): Float32Array {
     }
     offset += 8 + size + (size & 1);
   }
-  throw new ProviderError('eSpeak produced an unreadable WAV file', false);
+  throw new WorkError('eSpeak produced an unreadable WAV file', false);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -775,16 +776,16 @@ export async function synthesizeSpeech(
   text: string,
   profile: VoiceProfile,
   opts: SpeechOptions = {},
-): Promise<ProviderFile & { durationSeconds: number }> {
+): Promise<RenderedFile & { durationSeconds: number }> {
   const format = opts.format ?? 'mp3';
-  if (!TTS_FORMATS.includes(format)) throw new ProviderError(`Unsupported audio format: ${format}`, false);
+  if (!TTS_FORMATS.includes(format)) throw new WorkError(`Unsupported audio format: ${format}`, false);
   const speed = clamp(opts.speed ?? 1, 0.5, 2);
   const volume = clamp(opts.volume ?? 1, 0.1, 4);
   const base = parseVoice(profile.voice);
   const language = languageFor(base.language, opts.language);
   const segments = parseScript(text, ttsEmotion(opts.emotion ?? 'neutral'));
   if (!segments.some((s) => s.kind === 'text') && !segments.some((s) => s.kind === 'pause' && s.seconds > 0)) {
-    throw new ProviderError('There is no text to speak', false);
+    throw new WorkError('There is no text to speak', false);
   }
   const seed = sha256(
     `speech-v1\u0000${text}\u0000${JSON.stringify(profile)}\u0000${JSON.stringify(opts)}`,
@@ -822,7 +823,7 @@ export async function synthesizeSpeech(
   applyTimbre(samples, profile.timbre, seed);
   applyGain(samples, volume);
   const durationSeconds = samples.length / SPEECH_SAMPLE_RATE;
-  if (samples.length === 0) throw new ProviderError('There is no text to speak', false);
+  if (samples.length === 0) throw new WorkError('There is no text to speak', false);
   const encoded = await encodeAudio({ samples, sampleRate: SPEECH_SAMPLE_RATE, channels: 1 }, format);
   return { ...encoded, contentType: TTS_CONTENT_TYPES[format], extension: format, durationSeconds };
 }
@@ -1087,13 +1088,13 @@ function interpolate(points: Array<readonly [number, number]>, x: number): numbe
  * Fails (not retryably) when the sample cannot be decoded, is silent, or has no voice in it.
  */
 export async function voiceFromSample(audio: Buffer): Promise<VoiceProfile> {
-  if (audio.length === 0) throw new ProviderError('The voice sample is empty', false);
+  if (audio.length === 0) throw new WorkError('The voice sample is empty', false);
   const samples = (await decodeAudio(audio, 16000)).samples.subarray(0, 16000 * 60);
-  if (samples.length < 16000 * 0.3) throw new ProviderError('The voice sample is too short (under 0.3 s)', false);
+  if (samples.length < 16000 * 0.3) throw new WorkError('The voice sample is too short (under 0.3 s)', false);
   const analysis = analyzeSpeech(samples, 16000);
-  if (analysis.activeSeconds === 0) throw new ProviderError('The voice sample is silent', false);
+  if (analysis.activeSeconds === 0) throw new WorkError('The voice sample is silent', false);
   if (analysis.f0 === 0 || analysis.voicedSeconds < 0.2) {
-    throw new ProviderError('No voice could be detected in the sample', false);
+    throw new WorkError('No voice could be detected in the sample', false);
   }
   // Typical speaking F0 is ~85..155 Hz for men and ~165..255 Hz for women.
   const female = analysis.f0 >= 150;

@@ -8,7 +8,7 @@
 // a 5 s 720p clip renders in a second or two.
 
 import sharp from 'sharp';
-import { WorkError } from '../../lib/errors.ts';
+import { WorkError } from '../lib/errors.ts';
 import {
   AAC_OUTPUT_ARGS,
   H264_OUTPUT_ARGS,
@@ -21,9 +21,9 @@ import {
   spawnFfmpeg,
   tempInput,
   withTempDir,
-} from '../../lib/ffmpeg.ts';
-import { ProviderError, type ProviderFile } from '../types.ts';
+} from '../lib/ffmpeg.ts';
 import { decodeAudio } from './audio.ts';
+import type { RenderedFile } from './file.ts';
 import { renderImage } from './images.ts';
 import { Rng, sha256 } from './random.ts';
 
@@ -54,16 +54,16 @@ export function videoDimensions(aspectRatio: string, resolution: string): { widt
   const ratio = /^\s*(\d+(?:\.\d+)?)\s*[:x/]\s*(\d+(?:\.\d+)?)\s*$/.exec(aspectRatio);
   const rw = Number(ratio?.[1]);
   const rh = Number(ratio?.[2]);
-  if (!ratio || !(rw > 0) || !(rh > 0)) throw new ProviderError(`invalid aspect ratio '${aspectRatio}'`, false);
+  if (!ratio || !(rw > 0) || !(rh > 0)) throw new WorkError(`invalid aspect ratio '${aspectRatio}'`, false);
   const res = resolution.trim().toLowerCase();
   const named: Record<string, number> = { '2k': 1440, '4k': 2160, uhd: 2160, hd: 720, fhd: 1080, sd: 480 };
   const lines = named[res] ?? Number(/^(\d{2,4})p?$/.exec(res)?.[1]);
   if (!Number.isFinite(lines) || lines < MIN_SIDE || lines > MAX_SIDE) {
-    throw new ProviderError(`invalid resolution '${resolution}'`, false);
+    throw new WorkError(`invalid resolution '${resolution}'`, false);
   }
   const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
   const long = even((lines * Math.max(rw, rh)) / Math.min(rw, rh));
-  if (long > MAX_SIDE) throw new ProviderError(`aspect ratio '${aspectRatio}' is too wide at ${resolution}`, false);
+  if (long > MAX_SIDE) throw new WorkError(`aspect ratio '${aspectRatio}' is too wide at ${resolution}`, false);
   const short = even(lines);
   return rw >= rh ? { width: long, height: short } : { width: short, height: long };
 }
@@ -81,20 +81,20 @@ function checkSize(width: number, height: number, max = MAX_SIDE): void {
     ['height', height],
   ] as const) {
     if (!Number.isInteger(v) || v < MIN_SIDE || v > max || v % 2 !== 0) {
-      throw new ProviderError(`${name} must be an even integer from ${MIN_SIDE} to ${max}, got ${v}`, false);
+      throw new WorkError(`${name} must be an even integer from ${MIN_SIDE} to ${max}, got ${v}`, false);
     }
   }
 }
 
 function checkFps(fps: number): void {
   if (!Number.isFinite(fps) || fps < 1 || fps > MAX_FPS) {
-    throw new ProviderError(`fps must be from 1 to ${MAX_FPS}, got ${fps}`, false);
+    throw new WorkError(`fps must be from 1 to ${MAX_FPS}, got ${fps}`, false);
   }
 }
 
 function checkDuration(seconds: number, name = 'duration'): void {
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_DURATION_SECONDS) {
-    throw new ProviderError(`${name} must be above 0 and at most ${MAX_DURATION_SECONDS} s, got ${seconds}`, false);
+    throw new WorkError(`${name} must be above 0 and at most ${MAX_DURATION_SECONDS} s, got ${seconds}`, false);
   }
 }
 
@@ -189,7 +189,7 @@ async function coverRgb(image: Buffer, width: number, height: number, what: stri
     if (info.width !== width || info.height !== height || info.channels !== 3) throw new Error('unexpected layout');
     return data;
   } catch {
-    throw new ProviderError(`${what} could not be decoded as an image`, false);
+    throw new WorkError(`${what} could not be decoded as an image`, false);
   }
 }
 
@@ -379,7 +379,7 @@ interface EncodeOptions {
 }
 
 /** Encodes I420 frames from `frames` into an H.264 MP4 (with optional audio) in `dir`. */
-async function encodeFrames(dir: string, frames: AsyncIterable<Buffer>, opts: EncodeOptions): Promise<ProviderFile> {
+async function encodeFrames(dir: string, frames: AsyncIterable<Buffer>, opts: EncodeOptions): Promise<RenderedFile> {
   const output = `${dir}/output.mp4`;
   const durationSeconds = opts.frameCount / opts.fps;
   const scale =
@@ -430,10 +430,10 @@ async function encodeFrames(dir: string, frames: AsyncIterable<Buffer>, opts: En
 async function audioInput(dir: string, data: Buffer, what: string): Promise<{ path: string; probe: ProbeResult }> {
   const path = await tempInput(dir, 'audio-input', data);
   const probe = await probeFile(path).catch((err: unknown) => {
-    if (err instanceof WorkError && !err.retryable) throw new ProviderError(`${what}: ${err.message}`, false);
+    if (err instanceof WorkError && !err.retryable) throw new WorkError(`${what}: ${err.message}`, false);
     throw err;
   });
-  if (!probe.hasAudio) throw new ProviderError(`${what} has no audio stream`, false);
+  if (!probe.hasAudio) throw new WorkError(`${what} has no audio stream`, false);
   return { path, probe };
 }
 
@@ -446,13 +446,13 @@ async function videoInput(
 ): Promise<{ path: string; probe: VideoProbe }> {
   const path = await tempInput(dir, name, data);
   const probe = await probeFile(path).catch((err: unknown) => {
-    if (err instanceof WorkError && !err.retryable) throw new ProviderError(`${what}: ${err.message}`, false);
+    if (err instanceof WorkError && !err.retryable) throw new WorkError(`${what}: ${err.message}`, false);
     throw err;
   });
-  if (!probe.hasVideo || !probe.width || !probe.height) throw new ProviderError(`${what} has no video stream`, false);
+  if (!probe.hasVideo || !probe.width || !probe.height) throw new WorkError(`${what} has no video stream`, false);
   const fps = probe.fps && probe.fps <= 240 ? probe.fps : 24;
   const duration = probe.videoDurationSeconds ?? probe.durationSeconds;
-  if (!(duration > 0)) throw new ProviderError(`${what} has no duration`, false);
+  if (!(duration > 0)) throw new WorkError(`${what} has no duration`, false);
   return { path, probe: { ...probe, width: probe.width, height: probe.height, fps, duration } };
 }
 
@@ -588,11 +588,11 @@ function lightColour(rgb: Buffer): [number, number, number] {
 }
 
 /** Renders one deterministic H.264 MP4 for a text-to-video or image-to-video request. */
-export async function renderVideo(req: VideoRenderRequest): Promise<ProviderFile> {
+export async function renderVideo(req: VideoRenderRequest): Promise<RenderedFile> {
   checkSize(req.width, req.height);
   checkFps(req.fps);
   checkDuration(req.durationSeconds);
-  if (!Number.isFinite(req.seed)) throw new ProviderError(`seed must be a finite number, got ${req.seed}`, false);
+  if (!Number.isFinite(req.seed)) throw new WorkError(`seed must be a finite number, got ${req.seed}`, false);
   const fromImages = req.startFrame !== undefined || req.endFrame !== undefined;
   const work = workingSize(req.width, req.height, fromImages ? IMAGE_WORK_PIXELS : T2V_WORK_PIXELS);
   const frameCount = frameCountFor(req.durationSeconds, req.fps);
@@ -761,7 +761,7 @@ export interface UpscaleOptions {
 }
 
 /** Upscales a video (Lanczos), keeping its duration and audio; H.264 MP4. */
-export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise<ProviderFile> {
+export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise<RenderedFile> {
   return withTempDir(async (dir) => {
     const { path, probe } = await videoInput(dir, input, 'video');
     const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
@@ -769,20 +769,20 @@ export async function upscaleVideo(input: Buffer, opts: UpscaleOptions): Promise
     let height: number;
     if (opts.targetHeight !== undefined) {
       if (!Number.isInteger(opts.targetHeight) || opts.targetHeight < MIN_SIDE) {
-        throw new ProviderError(`targetHeight must be an integer of at least ${MIN_SIDE}`, false);
+        throw new WorkError(`targetHeight must be an integer of at least ${MIN_SIDE}`, false);
       }
       height = even(opts.targetHeight);
       width = even((probe.width * height) / probe.height);
     } else {
       const factor = opts.factor ?? 2;
       if (!Number.isFinite(factor) || factor < 1 || factor > 8) {
-        throw new ProviderError(`factor must be from 1 to 8, got ${factor}`, false);
+        throw new WorkError(`factor must be from 1 to 8, got ${factor}`, false);
       }
       width = even(probe.width * factor);
       height = even(probe.height * factor);
     }
     if (width > MAX_UPSCALED_SIDE || height > MAX_UPSCALED_SIDE) {
-      throw new ProviderError(`upscaled size ${width}x${height} exceeds ${MAX_UPSCALED_SIDE} pixels on a side`, false);
+      throw new WorkError(`upscaled size ${width}x${height} exceeds ${MAX_UPSCALED_SIDE} pixels on a side`, false);
     }
     const filters: string[] = [];
     let fps = probe.fps;
@@ -854,7 +854,7 @@ export async function replaceAudio(
   video: Buffer,
   audio: Buffer,
   opts: ReplaceAudioOptions = {},
-): Promise<ProviderFile> {
+): Promise<RenderedFile> {
   return withTempDir(async (dir) => {
     const [{ path, probe }, { path: audioPath }] = await Promise.all([
       videoInput(dir, video, 'video'),
@@ -932,7 +932,7 @@ export interface TalkingHeadOptions {
  * Animates a portrait for the length of the audio (capped at maxDurationSeconds): a slow zoom,
  * a brightness and scale pulse and an opening mouth driven by the audio's loudness; audio muxed.
  */
-export async function talkingHeadVideo(image: Buffer, audio: Buffer, opts: TalkingHeadOptions): Promise<ProviderFile> {
+export async function talkingHeadVideo(image: Buffer, audio: Buffer, opts: TalkingHeadOptions): Promise<RenderedFile> {
   checkSize(opts.width, opts.height);
   checkFps(opts.fps);
   checkDuration(opts.maxDurationSeconds, 'maxDurationSeconds');
@@ -993,7 +993,7 @@ export interface MotionOptions {
  * reference's frame rate and duration; the camera follows the centroid and amount of the
  * reference's movement, and its moving outlines glow faintly over the character.
  */
-export async function transferMotion(reference: Buffer, image: Buffer, opts: MotionOptions): Promise<ProviderFile> {
+export async function transferMotion(reference: Buffer, image: Buffer, opts: MotionOptions): Promise<RenderedFile> {
   checkSize(opts.width, opts.height);
   const work = workingSize(opts.width, opts.height, IMAGE_WORK_PIXELS);
   return withTempDir(async (dir) => {
@@ -1026,11 +1026,11 @@ export async function transferMotion(reference: Buffer, image: Buffer, opts: Mot
       );
       previous = gray;
       if (maps.length > MAX_DURATION_SECONDS * MAX_FPS) {
-        throw new ProviderError('reference video is too long', false);
+        throw new WorkError('reference video is too long', false);
       }
     }
     const frameCount = maps.length;
-    if (frameCount === 0) throw new ProviderError('reference video has no frames', false);
+    if (frameCount === 0) throw new WorkError('reference video has no frames', false);
     const peak = Math.max(1e-6, ...centroids.map((c) => c.energy));
     const motionPlane = new Uint8ClampedArray(work.width * work.height);
 
@@ -1070,12 +1070,12 @@ export async function transferMotion(reference: Buffer, image: Buffer, opts: Mot
 }
 
 /** Joins same-size H.264 parts (multi-shot videos) into one MP4; parts keep their sound, or get silence. */
-export async function concatVideos(parts: Buffer[]): Promise<ProviderFile> {
-  if (parts.length === 0) throw new ProviderError('no video parts to join', false);
+export async function concatVideos(parts: Buffer[]): Promise<RenderedFile> {
+  if (parts.length === 0) throw new WorkError('no video parts to join', false);
   return withTempDir(async (dir) => {
     const inputs = await Promise.all(parts.map((part, i) => videoInput(dir, part, `video part ${i + 1}`, `part-${i}`)));
     const first = inputs[0]?.probe;
-    if (!first) throw new ProviderError('no video parts to join', false);
+    if (!first) throw new WorkError('no video parts to join', false);
     const width = first.width - (first.width % 2);
     const height = first.height - (first.height % 2);
     const fps = first.fps;

@@ -12,7 +12,8 @@
 // triangles are the faces. Symmetry mirrors the displacement across the X = 0 plane.
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { ProviderError, type ProviderFile } from '../types.ts';
+import { WorkError } from '../lib/errors.ts';
+import type { RenderedFile } from './file.ts';
 import { Rng, sha256 } from './random.ts';
 
 export interface GlbRenderRequest {
@@ -750,7 +751,7 @@ async function referenceTint(reference: Buffer): Promise<Rgb | undefined> {
     if (!r || !g || !b) return undefined;
     return [r.mean / 255, g.mean / 255, b.mean / 255];
   } catch {
-    throw new ProviderError('The reference image could not be decoded', false);
+    throw new WorkError('The reference image could not be decoded', false);
   }
 }
 
@@ -762,9 +763,9 @@ async function referenceTint(reference: Buffer): Promise<Rgb | undefined> {
  * 'quad' topology and triangles for 'triangle' topology; `triangles` is always the
  * number of triangles in the index buffer.
  */
-export async function renderGlb(req: GlbRenderRequest): Promise<ProviderFile & { faces: number; triangles: number }> {
+export async function renderGlb(req: GlbRenderRequest): Promise<RenderedFile & { faces: number; triangles: number }> {
   if (!Number.isFinite(req.targetPolycount) || req.targetPolycount <= 0) {
-    throw new ProviderError('targetPolycount must be a positive number', false);
+    throw new WorkError('targetPolycount must be a positive number', false);
   }
   const target = Math.round(clamp(req.targetPolycount, MIN_FACES, MAX_FACES));
   const quadTopology = req.topology === 'quad';

@@ -13,7 +13,7 @@
 //  - Token counts are real, from gpt-tokenizer's o200k_base encoding (GPT-4o and later).
 //    The answer is cut at `maxTokens` completion tokens (finishReason 'length').
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { countPromptTokens, ENCODE_OPTIONS } from '../../lib/tokens.ts';
+import { countPromptTokens, ENCODE_OPTIONS } from '../lib/tokens.ts';
 import { sha256 } from './random.ts';
 
 export interface TextGenerationRequest {

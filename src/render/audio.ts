@@ -14,10 +14,11 @@ import {
   loadMusicGenres,
   type MusicGenre,
   type Timbre,
-} from '../../catalog/music-genres.ts';
-import { AUDIO_ENCODINGS, type AudioFormat } from '../../lib/audio.ts';
-import { F32_FORMAT, probeFile, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
-import { ProviderError, type ProviderFile } from '../types.ts';
+} from '../catalog/music-genres.ts';
+import { AUDIO_ENCODINGS, type AudioFormat } from '../lib/audio.ts';
+import { WorkError } from '../lib/errors.ts';
+import { F32_FORMAT, probeFile, readOutput, runFfmpeg, tempInput, withTempDir } from '../lib/ffmpeg.ts';
+import type { RenderedFile } from './file.ts';
 import { Rng } from './random.ts';
 
 /** Interleaved float PCM (-1..1). */
@@ -31,11 +32,11 @@ export type { AudioFormat };
 
 function checkPcm(pcm: Pcm): number {
   if (!Number.isInteger(pcm.sampleRate) || pcm.sampleRate < 8000 || pcm.sampleRate > 192000) {
-    throw new ProviderError(`sample rate must be an integer from 8000 to 192000, got ${pcm.sampleRate}`, false);
+    throw new WorkError(`sample rate must be an integer from 8000 to 192000, got ${pcm.sampleRate}`, false);
   }
-  if (pcm.channels !== 1 && pcm.channels !== 2) throw new ProviderError('channels must be 1 or 2', false);
+  if (pcm.channels !== 1 && pcm.channels !== 2) throw new WorkError('channels must be 1 or 2', false);
   if (pcm.samples.length === 0 || pcm.samples.length % pcm.channels !== 0) {
-    throw new ProviderError('audio must hold at least one whole sample frame', false);
+    throw new WorkError('audio must hold at least one whole sample frame', false);
   }
   return pcm.samples.length / pcm.channels;
 }
@@ -51,7 +52,7 @@ function toS16(samples: Float32Array): Buffer {
 }
 
 /** Encodes float PCM as mp3 (libmp3lame), wav (16-bit), ogg (Vorbis), flac, aac (ADTS) or raw s16le 'pcm'. */
-export async function encodeAudio(pcm: Pcm, format: AudioFormat): Promise<ProviderFile> {
+export async function encodeAudio(pcm: Pcm, format: AudioFormat): Promise<RenderedFile> {
   const frames = checkPcm(pcm);
   const durationSeconds = frames / pcm.sampleRate;
   if (format === 'pcm') {
@@ -71,9 +72,9 @@ async function encodeStream(
   channels: 1 | 2,
   format: Exclude<AudioFormat, 'pcm'>,
   durationSeconds: number,
-): Promise<ProviderFile> {
+): Promise<RenderedFile> {
   const spec = AUDIO_ENCODINGS[format];
-  if (!spec) throw new ProviderError(`unsupported audio format '${String(format)}'`, false);
+  if (!spec) throw new WorkError(`unsupported audio format '${String(format)}'`, false);
   // Codecs with a fixed set of rates get the nearest higher one (44.1 kHz when none is).
   const rate =
     spec.rates && !spec.rates.includes(sampleRate) ? (spec.rates.find((r) => r > sampleRate) ?? 44100) : sampleRate;
@@ -111,13 +112,13 @@ export async function decodeAudio(
   sampleRate?: number,
 ): Promise<{ samples: Float32Array; sampleRate: number }> {
   if (sampleRate !== undefined && (!Number.isInteger(sampleRate) || sampleRate < 1000 || sampleRate > 192000)) {
-    throw new ProviderError(`sample rate must be an integer from 1000 to 192000, got ${sampleRate}`, false);
+    throw new WorkError(`sample rate must be an integer from 1000 to 192000, got ${sampleRate}`, false);
   }
-  if (data.length === 0) throw new ProviderError('audio could not be decoded: empty input', false);
+  if (data.length === 0) throw new WorkError('audio could not be decoded: empty input', false);
   return withTempDir(async (dir) => {
     const input = await tempInput(dir, 'input', data);
     const probe = await probeFile(input);
-    if (!probe.hasAudio) throw new ProviderError('audio could not be decoded: no audio stream', false);
+    if (!probe.hasAudio) throw new WorkError('audio could not be decoded: no audio stream', false);
     const rate = sampleRate ?? probe.sampleRate ?? 44100;
     const raw = await runFfmpeg(['-i', input, '-vn', '-ac', '1', '-ar', String(rate), '-f', F32_FORMAT, 'pipe:1'], {
       what: 'audio decoding',
@@ -768,14 +769,14 @@ function degreeToMidi(scale: readonly number[], base: number, degree: number): n
 }
 
 /** Renders a deterministic stereo 44.1 kHz MP3 whose genre, tempo, mode and voice follow the request. */
-export async function renderMusic(req: MusicRequest): Promise<ProviderFile> {
+export async function renderMusic(req: MusicRequest): Promise<RenderedFile> {
   if (!Number.isFinite(req.durationSeconds) || req.durationSeconds <= 0 || req.durationSeconds > MAX_MUSIC_SECONDS) {
-    throw new ProviderError(
+    throw new WorkError(
       `duration must be above 0 and at most ${MAX_MUSIC_SECONDS} s, got ${req.durationSeconds}`,
       false,
     );
   }
-  if (!Number.isFinite(req.seed)) throw new ProviderError(`seed must be a finite number, got ${req.seed}`, false);
+  if (!Number.isFinite(req.seed)) throw new WorkError(`seed must be a finite number, got ${req.seed}`, false);
   const frames = Math.max(1, Math.round(req.durationSeconds * SAMPLE_RATE));
   // The mastered PCM streams to the encoder in slices while ffmpeg works on the previous ones.
   return encodeStream(musicChunks(req), SAMPLE_RATE, 2, 'mp3', frames / SAMPLE_RATE);
