@@ -179,20 +179,18 @@ describe('influencers and voices', () => {
   });
 
   test('an influencer still training is 400 influencer_not_ready; another team’s is 404', async () => {
-    const slow = await startTestServer({
-      env: { SIMULATOR_DELAY_MS: '5000' },
-      databaseUrl: server.databaseUrl,
-      adminToken: server.adminToken,
-    });
+    // A service with no worker (its own database): the training it accepts stays queued.
+    const slow = await startTestServer({ env: { ROLE: 'api' } });
     try {
+      const waiting = await createTeam(slow, 1000);
       const r = await call<{ influencer_id: string }>(slow, 'POST', '/api/v1/influencers/create', {
-        token: team.key,
+        token: waiting.key,
         body: { image_urls: [images.url('face.png')] },
       });
       const id = r.body.influencer_id;
       await expectError(
         slow,
-        team.key,
+        waiting.key,
         '/api/v1/influencers/generate',
         { influencer_id: id },
         400,
@@ -200,7 +198,7 @@ describe('influencers and voices', () => {
       );
       await expectError(
         slow,
-        team.key,
+        waiting.key,
         '/api/v1/images/generate',
         { prompt: 'x', influencer_id: id },
         400,
@@ -208,7 +206,7 @@ describe('influencers and voices', () => {
       );
       await expectError(
         slow,
-        team.key,
+        waiting.key,
         '/api/v1/influencers/video',
         { influencer_id: id, prompt: 'x' },
         400,
@@ -216,7 +214,7 @@ describe('influencers and voices', () => {
       );
       await expectError(
         slow,
-        team.key,
+        waiting.key,
         '/api/v1/videos/reference-to-video',
         { prompt: '@Element1 walks', influencer_id: id },
         400,

@@ -1,8 +1,9 @@
 // Whether an item has a usable route: a configured vendor that serves it, the service's own work,
 // or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
 // local start). What has none is refused before any charge, so no simulated result is sold as real.
+
+import { OperationName } from '../catalog/operation-names.ts';
 import { AppError } from '../lib/errors.ts';
-import { OperationName } from './operation-names.ts';
 import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
@@ -46,15 +47,15 @@ export function listedModelOf(operation: string, item: ExecutableItem): ListedMo
 /** How an item would be made: at a vendor, by the service itself, or by the simulator in a vendor's place. */
 export type ItemRoute = 'vendor' | 'own' | 'simulator';
 
-/** Whether `item` is the service's own work (no vendor model to stand in for), given its vendor work. */
+/** Whether `item` is the service's own work (its operation's `local` step), given its vendor work. */
 export function isOwnWork(operation: Operation, item: ExecutableItem, work: VendorWork | undefined): boolean {
-  return !operation.vendor || operation.ownWork?.(item, work) === true;
+  return operation.local !== undefined && (operation.ownWork?.(item, work) ?? true);
 }
 
 /** Where an item would go now: a configured vendor's route, the service's own work, or the simulator. */
 export function itemRoute(ctx: ExecutionContext, operation: Operation | undefined, item: ExecutableItem): ItemRoute {
-  if (!operation?.vendor) return 'own';
-  const work = operation.vendor(ctx, item);
+  if (!operation) return 'own';
+  const work = operation.vendor?.(ctx, item);
   if (work && ctx.providers.candidates(work.routes, work.request).length > 0) return 'vendor';
   return isOwnWork(operation, item, work) ? 'own' : 'simulator';
 }

@@ -1,13 +1,13 @@
 import { withTransaction } from '../db/pool.ts';
 import { WorkError } from '../lib/errors.ts';
-import type { ProviderFile, VendorRequest } from '../providers/types.ts';
-import { extensionForContentType } from '../storage/keys.ts';
+import type { PickedRoute } from '../providers/registry.ts';
+import type { Provider } from '../providers/types.ts';
 import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { requestMismatch } from './operation.ts';
 import * as sql from './sql/index.ts';
-import type { ExecutableItem, ExecutionContext, Operation, RunOptions } from './types.ts';
+import type { ExecutionContext, LocalFile, Operation, RunOptions, VendorWork } from './types.ts';
 import { submitToVendor } from './vendor.ts';
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
@@ -78,37 +78,70 @@ export async function runItem(
     });
     return;
   }
-  // A vendor serves the item when one of its routes is configured; the simulator otherwise.
+  // A configured vendor's routes serve the item; without one, the service's own work is made here
+  // (`local`), and a vendor's model is stood in for by the simulator's route where the operator lets
+  // it (checked at accept too; the configuration may have changed since). A job already sent on a
+  // route is followed there whatever the configuration says now.
   const input = executable(item);
   const work = operation.vendor?.(ctx, input);
-  const candidates = work ? ctx.providers.candidates(work.routes, work.request) : [];
-  if (work && (candidates.length > 0 || item.vendor_state)) {
-    const release = holdLease(ctx, item.id);
-    try {
-      await submitToVendor(ctx, operation, item, candidates, work, options);
-    } finally {
-      release();
-    }
+  const vendors = work ? ctx.providers.candidates(work.routes, work.request) : [];
+  if (vendors.length === 0 && !item.vendor_state && isOwnWork(operation, input, work)) {
+    await runLocal(ctx, operation, item, work, options);
     return;
   }
-  // No configured vendor serves it: the simulator does, where the operator lets it stand in for
-  // the model (checked at accept too; the configuration may have changed since).
-  if (!isOwnWork(operation, input, work)) {
-    if (!simulatorMayMake(ctx, item.operation, input)) {
-      const refusal = modelUnavailable(listedModelOf(item.operation, input), 'its credits were refunded');
-      await finish({ ok: false, error: refusal.message, errorKind: 'unavailable' });
-      return;
-    }
-    await sql.markItemSimulated(ctx.pool, item.id);
+  const candidates =
+    vendors.length > 0 || !simulatorMayMake(ctx, item.operation, input)
+      ? vendors
+      : [simulatorRoute(ctx.simulator, item.operation)];
+  if (!work || (candidates.length === 0 && !item.vendor_state)) {
+    const refusal = modelUnavailable(listedModelOf(item.operation, input), 'its credits were refunded');
+    await finish({ ok: false, error: refusal.message, errorKind: 'unavailable' });
+    return;
   }
-  const releaseLease = holdLease(ctx, item.id);
-  let file: ProviderFile;
+  const release = holdLease(ctx, item.id);
   try {
-    file = await simulatedFile(ctx, item.operation, input, work?.request, `${item.id}-${item.attempts}`);
+    await submitToVendor(ctx, operation, item, candidates, work, options);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The simulator's route for items of `operation`: its endpoint is the operation, and it reads the
+ * request in the service's own terms (the submit's `request`), so its mapping sends nothing else.
+ */
+function simulatorRoute(simulator: Provider, operation: string): PickedRoute {
+  return {
+    route: { provider: simulator.id, endpoint: operation },
+    provider: simulator,
+    map: () => ({}),
+    trustedOrigins: [],
+  };
+}
+
+/**
+ * The service's own work (the operation's `local` step): made here, stored, and the item
+ * completed with it. A failure the step calls retryable is tried again by the item's job while
+ * attempts remain; any other fails the item and refunds it.
+ */
+async function runLocal(
+  ctx: ExecutionContext,
+  operation: Operation,
+  item: sql.ClaimedItem,
+  work: VendorWork | undefined,
+  options: RunOptions,
+): Promise<void> {
+  const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
+  const make = operation.local;
+  if (!make) return;
+  const releaseLease = holdLease(ctx, item.id);
+  let file: LocalFile;
+  try {
+    file = await make.call(operation, ctx, executable(item), work);
   } catch (err) {
     releaseLease();
     const retryable = !(err instanceof WorkError) || err.retryable;
-    if (retryable && options.mayRetry && item.failures + 1 < policy.maxAttempts) {
+    if (retryable && options.mayRetry && item.failures + 1 < ctx.itemPolicy.maxAttempts) {
       await sql.recordItemFailure(ctx.pool, item.id);
       throw err;
     }
@@ -126,39 +159,11 @@ export async function runItem(
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
     await sql.recordResultBytes(ctx.pool, item.id, file.data.length);
-    if (!(await finish({ ok: true, url: ctx.storage.publicUrl(key), file }))) await discardResult(ctx, item.id, key);
+    const metadata = file.metadata && Object.keys(file.metadata).length > 0 ? file.metadata : undefined;
+    if (!(await finish({ ok: true, url: ctx.storage.publicUrl(key), file: { ...file, metadata } }))) {
+      await discardResult(ctx, item.id, key);
+    }
   } finally {
     releaseLease();
   }
-}
-
-/**
- * The simulator's file for an item of `operation`, asked of it as of any provider (with the request
- * the operation makes for vendors, when it makes one): its submit answers at once with the file's
- * bytes; a failure is the WorkError it throws.
- */
-export async function simulatedFile(
-  ctx: ExecutionContext,
-  operation: string,
-  item: ExecutableItem,
-  request: VendorRequest | undefined,
-  idempotencyKey: string,
-): Promise<ProviderFile> {
-  const result = await ctx.simulator.submit({
-    endpoint: operation,
-    input: {},
-    idempotencyKey,
-    signal: ctx.signal,
-    item,
-    request,
-  });
-  const file = result.kind === 'done' ? result.output.files[0] : undefined;
-  const extension = file && 'data' in file ? (file.extension ?? extensionForContentType(file.contentType)) : undefined;
-  if (!file || !('data' in file) || result.kind !== 'done' || !extension) {
-    throw new WorkError('The simulator answered no file', false, { kind: 'internal' });
-  }
-  // A run that says nothing of its file (images, most videos) leaves the item's result empty (NULL),
-  // as before the simulator answered as a provider.
-  const { metadata, actualCredits } = result.output;
-  return { ...file, extension, metadata: Object.keys(metadata).length > 0 ? metadata : undefined, actualCredits };
 }

@@ -3,13 +3,13 @@ import type pg from 'pg';
 import type { TSchema } from 'typebox';
 import type { MediaCatalog } from '../catalog/media-models.ts';
 import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
+import type { OperationName } from '../catalog/operation-names.ts';
 import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { Provider, ProviderFile, ProviderOutput, VendorRequest, WorkItem } from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
-import type { OperationName } from './operation-names.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
 export interface EngineCreditChange {
@@ -160,8 +160,9 @@ export interface ExecutionContext {
   /** The configured vendors and the route each item takes. */
   providers: ProviderRegistry;
   /**
-   * The simulator, as a provider whose endpoints are the operations: what serves an item no
-   * configured vendor does.
+   * The simulator, as a provider whose endpoints are the operations: the route of an item no
+   * configured vendor serves, where the operator lets it stand in (its routes' health is not
+   * tracked, and its attempts are not counted as a vendor's).
    */
   simulator: Provider;
   /**
@@ -184,6 +185,9 @@ export interface ExecutionContext {
   trustedOriginsOf(providerId: string): string[];
   allowPrivateUrls: boolean;
 }
+
+/** A file the service made itself (an operation's `local` step), with what to add to the item's result. */
+export type LocalFile = ProviderFile;
 
 /** What the caller of runItem allows: a worker's job may be retried, a synchronous request's not. */
 export interface RunOptions {
@@ -233,14 +237,22 @@ export interface Operation<TInput = WorkItem['request']> {
   /** The schema of the request its plans store (the module's inputs.ts). */
   input: TSchema;
   /**
-   * Describes an item for a vendor; without it, when it answers undefined (a variant no vendor
-   * serves) or without a configured route, the simulator runs it.
+   * Describes an item for a vendor; when it answers undefined (a variant no vendor serves) or no
+   * configured route serves it, the item is the service's own work (`local`), or the simulator
+   * stands in for the vendor where the operator lets it.
    */
   vendor?(ctx: ExecutionContext, item: ExecutableItem<TInput>): VendorWork | undefined;
   /**
-   * Whether what runs when no vendor serves the item is the service's own work (a voice's profile,
-   * speech in a voice of ours), not the simulator standing in for a vendor's model: such an item
-   * is never refused for want of a vendor. An operation without `vendor` is all its own work.
+   * The service's own making of an item no configured vendor serves (an influencer's reference
+   * sheet, a voice's profile and preview, speech in a voice of ours): its file, stored as it is
+   * (no vendor hook runs on it). Such an item is never refused for want of a vendor, and the
+   * simulator never stands in for it.
+   */
+  local?(ctx: ExecutionContext, item: ExecutableItem<TInput>, work: VendorWork | undefined): Promise<LocalFile>;
+  /**
+   * Whether an item no configured vendor serves is the service's own work (`local`) rather than a
+   * vendor's model the simulator would stand in for; without it, every such item is (when `local`
+   * is given).
    */
   ownWork?(item: ExecutableItem<TInput>, work: VendorWork | undefined): boolean;
   /**

@@ -140,6 +140,8 @@ async function chooseRoute(
 ): Promise<RouteChoice> {
   const usable = candidates.filter((c) => !item.skipped_routes.includes(routeKey(c.route)));
   if (usable.length === 0) return { kind: 'exhausted' };
+  const tracked = usable.filter((c) => tracksHealth(ctx, c.provider.id));
+  if (tracked.length === 0) return { kind: 'route', picked: usable[0] as PickedRoute };
   const cooling = await sql.selectCoolingRoutes(ctx.pool);
   const ready = usable.find((c) => !cooling.has(routeKey(c.route)));
   if (ready) return { kind: 'route', picked: ready };
@@ -213,7 +215,8 @@ export async function submitToVendor(
     return;
   }
   const { provider, route } = choice.picked;
-  const attemptId = await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint);
+  const simulated = provider.id === ctx.simulator.id;
+  const attemptId = await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint, simulated);
   if (attemptId === undefined) return;
   await send(ctx, operation, item, candidates, work, choice.picked, attemptId, options);
 }
@@ -252,6 +255,9 @@ async function send(
       idempotencyKey: `${item.id}-${attemptId}`,
       webhookUrl: webhookUrlFor(ctx, provider, item.id),
       signal: ctx.signal,
+      // What a provider that makes the work itself (the simulator) reads instead of `input`.
+      item: executable(item),
+      request: work.request,
     });
   } catch (err) {
     const error = asWorkError(err);
@@ -286,7 +292,7 @@ async function send(
     await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
     return;
   }
-  await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
+  if (tracksHealth(ctx, provider.id)) await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
   if (result.kind === 'done') {
     await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
     return;
@@ -423,11 +429,16 @@ async function completeFromOutput(
       extension: stored.extension,
       width: stored.width,
       height: stored.height,
-      metadata: { ...metadata, ...settled?.metadata },
+      metadata: nonEmpty({ ...metadata, ...settled?.metadata }),
       actualCredits: settled?.actualCredits,
     },
   });
   if (!completed) await discardResult(ctx, item.id, stored.key);
+}
+
+/** What a result says of its file, or nothing (an empty result is recorded as none). */
+function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | undefined {
+  return Object.keys(metadata).length > 0 ? metadata : undefined;
 }
 
 /** A vendor's file once it is in our storage. */
@@ -459,7 +470,7 @@ async function copyResult(
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
     await sql.recordResultBytes(ctx.pool, item.id, data.length);
-    return { key, url: ctx.storage.publicUrl(key), contentType, extension };
+    return { key, url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
   };
   const converted = async (data: Buffer, contentType: string) => {
     if (!convert) return store(data, contentType);
@@ -552,15 +563,16 @@ async function failOrRetry(
 ): Promise<void> {
   const provider = route.provider ?? '';
   const current = routeKey({ provider, endpoint: route.endpoint });
-  const routeCooling = countsTowardsBreaker(error)
-    ? await sql.recordRouteFailure(
-        ctx.pool,
-        provider,
-        route.endpoint,
-        ctx.routeCooldown.after,
-        ctx.routeCooldown.seconds,
-      )
-    : false;
+  const routeCooling =
+    countsTowardsBreaker(error) && tracksHealth(ctx, provider)
+      ? await sql.recordRouteFailure(
+          ctx.pool,
+          provider,
+          route.endpoint,
+          ctx.routeCooldown.after,
+          ctx.routeCooldown.seconds,
+        )
+      : false;
   const alternative = candidates.some((c) => {
     const key = routeKey(c.route);
     return key !== current && !item.skipped_routes.includes(key);
@@ -606,9 +618,18 @@ function finish(ctx: ExecutionContext, operation: Operation | undefined, item: s
 /** The route an attempt went to, as the item's row names it. */
 type AttemptRoute = { provider: string | null; vendor_endpoint: string | null };
 
-/** Closes the item's open attempt with how it ended, and counts it. */
+/**
+ * Whether a provider's routes have a health (the circuit breaker, route successes, the vendor
+ * attempt counts): every vendor's do; the simulator's, the service standing in, do not.
+ */
+function tracksHealth(ctx: ExecutionContext, providerId: string): boolean {
+  return providerId !== ctx.simulator.id;
+}
+
+/** Closes the item's open attempt with how it ended, and counts it (a vendor's). */
 async function endAttempt(ctx: ExecutionContext, itemId: string, route: AttemptRoute, end: sql.AttemptEnd) {
   await sql.finishAttempt(ctx.pool, itemId, end);
+  if (!tracksHealth(ctx, route.provider ?? '')) return;
   ctx.services.metrics.vendorAttemptEnded({
     provider: route.provider ?? 'unknown',
     endpoint: route.vendor_endpoint ?? 'unknown',

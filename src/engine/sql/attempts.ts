@@ -17,25 +17,23 @@ export async function selectAcceptedVendorJob(
 
 // Vendor jobs.
 
-/** Marks an item the simulator is about to make in place of a vendor (its status record says so). */
-export async function markItemSimulated(db: Queryable, itemId: string): Promise<void> {
-  await db.query('update generation_items set simulated = true where id = $1::text', [itemId]);
-}
-
 /**
  * Records, before the submit call, that the item is going to `provider` and opens its attempt
  * (whose id keys the submit): a crash after this leaves 'submitting', which says the outcome is
- * unknown. Undefined when the item is no longer PROCESSING.
+ * unknown. `simulated`: the provider is the simulator standing in for a vendor (the item's status
+ * record says so). Undefined when the item is no longer PROCESSING.
  */
 export async function markSubmitting(
   db: Queryable,
   itemId: string,
   provider: string,
   endpoint: string,
+  simulated: boolean,
 ): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
     `with item as (
        update generation_items set provider = $2::text, vendor_endpoint = $3::text, vendor_state = 'submitting',
+         simulated = $4::boolean,
          vendor_handle = null, vendor_request_id = null, vendor_webhook_at = null, updated_at = now()
        where id = $1::text and status = 'PROCESSING'
        returning id, generation_id
@@ -43,7 +41,7 @@ export async function markSubmitting(
      insert into item_attempts (item_id, generation_id, provider, endpoint)
      select id, generation_id, $2::text, $3::text from item
      returning id::text`,
-    [itemId, provider, endpoint],
+    [itemId, provider, endpoint, simulated],
   );
   return rows[0]?.id;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OperationName } from '../../engine/operation-names.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 
 export const PlanVariant = Type.Object({
   id: Type.String(),

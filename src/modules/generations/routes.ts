@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { cancelGeneration } from '../../engine/cancel.ts';
 import { generationEndpointOf, Quote } from '../../engine/define.ts';
 import { type HistoryFilter, readHistory, readStatus } from '../../engine/index.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import { GenerationStatusRecord, toStatusRecord } from '../../engine/status.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { PageQueryFields, pageLimitField, pageSchema, pageWindow, toPage } from '../../lib/pagination.ts';

@@ -1,7 +1,7 @@
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { EditInput, FaceInput, GenerateInput, seedOf } from './inputs.ts';
 

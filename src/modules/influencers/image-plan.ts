@@ -1,5 +1,5 @@
 import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS } from '../../catalog/models.ts';
-import { OperationName } from '../../engine/operation-names.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { GenerateInput } from '../images/inputs.ts';

@@ -1,12 +1,13 @@
 import { dimensionsFor } from '../../catalog/image-sizes.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { FIXED_ROUTES, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { OperationName } from '../../engine/operation-names.ts';
-import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, LocalFile, Operation, VendorWork } from '../../engine/types.ts';
 import { WorkError } from '../../lib/errors.ts';
 import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from '../../lib/ffmpeg.ts';
 import type { InfluencerScene } from '../../providers/types.ts';
+import { renderImage } from '../../render/images.ts';
 import { readStored } from '../../storage/read.ts';
 import { speakFor } from '../speech/speak.ts';
 import { TrainInput, VideoInput } from './inputs.ts';
@@ -81,25 +82,21 @@ const videoForVendor = (_ctx: ExecutionContext, item: ExecutableItem<VideoInput>
 
 /**
  * Training draws the influencer's reference sheet from its face and best full-body images: the
- * service's own work, which no vendor route serves.
+ * service's own work, which no vendor serves.
  */
-const trainingWork = (_ctx: ExecutionContext, item: ExecutableItem<TrainInput>): VendorWork => {
+const drawReferenceSheet = async (ctx: ExecutionContext, item: ExecutableItem<TrainInput>): Promise<LocalFile> => {
   const r = item.request;
-  return {
-    routes: [],
-    request: {
-      kind: 'image',
-      prompt: `${r.name} reference sheet`,
-      negativePrompt: null,
-      size: dimensionsFor('3:2'),
-      aspectRatio: '3:2',
-      steps: 28,
-      seed: 0,
-      references: [r.face_image, r.best_full_image],
-      lora: null,
-    },
-    expects: 'image',
-  };
+  const references = await Promise.all([r.face_image, r.best_full_image].map((url) => ctx.fetchMedia(url)));
+  const { width, height } = dimensionsFor('3:2');
+  return renderImage({
+    prompt: `${r.name} reference sheet`,
+    seed: 0,
+    width,
+    height,
+    model: item.model ?? '',
+    references,
+    variant: 'reference-sheet',
+  });
 };
 
 /** The video part starts from the frames the other two parts made: their stored URLs. */
@@ -175,8 +172,7 @@ const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem<VideoInput
 /** Influencer training and videos. */
 export const influencerOperations: Record<string, Operation> = {
   [OperationName.influencerTrain]: operationOf(TrainInput, {
-    vendor: trainingWork,
-    ownWork: () => true,
+    local: drawReferenceSheet,
     // The influencer's face and references: its later images and videos are made from them.
     keepsResults: true,
     onCompleted: async (db, done) => {

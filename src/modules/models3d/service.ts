@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
-import { OperationName } from '../../engine/operation-names.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { AsyncAccepted, Prompt, Url, Webhook } from '../../lib/fields.ts';

@@ -1,5 +1,5 @@
+import { OperationName } from '../../catalog/operation-names.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { newId } from '../../lib/ids.ts';
 import { MusicInput } from './inputs.ts';

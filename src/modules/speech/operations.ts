@@ -1,8 +1,8 @@
+import { OperationName } from '../../catalog/operation-names.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import type { Operation } from '../../engine/types.ts';
 import { TtsInput } from './inputs.ts';
-import { convertSpeech, speechWork } from './speak.ts';
+import { convertSpeech, speakOwn, speechWork } from './speak.ts';
 
 /**
  * Text to speech: on the TTS routes that can speak the voice (speak.ts), by the service itself when
@@ -13,6 +13,7 @@ export const speechOperations: Record<string, Operation> = {
     vendor: (ctx, item) => speechWork(ctx, item.request),
     // A voice of the service's own (no vendor voice) is spoken by the service from its profile.
     ownWork: (_item, work) => work === undefined || work.routes.length === 0,
+    local: (_ctx, item) => speakOwn(item.request),
     convertFile: async (_ctx, item, file, vendorMetadata) => {
       const { data, contentType, durationSeconds } = await convertSpeech(item.request, file, vendorMetadata);
       return { data, contentType, metadata: { duration_seconds: Math.round(durationSeconds * 100) / 100 } };

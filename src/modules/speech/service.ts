@@ -4,8 +4,8 @@
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../app-types.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { Timestamp } from '../../lib/schemas.ts';
 import { resolveVoice } from '../voices/service.ts';

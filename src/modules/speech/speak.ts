@@ -5,14 +5,13 @@
 import type { ModelRoute } from '../../catalog/models.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_CONTENT_TYPES, TTS_PCM_SAMPLE_RATE, type TtsFormat } from '../../catalog/voices.ts';
-import { OperationName } from '../../engine/operation-names.ts';
-import { simulatedFile } from '../../engine/run-item.ts';
-import type { ExecutableItem, ExecutionContext, VendorWork } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, LocalFile, VendorWork } from '../../engine/types.ts';
 import { convertAudio } from '../../lib/audio.ts';
 import { WorkError } from '../../lib/errors.ts';
 import { safeFetch } from '../../lib/safe-fetch.ts';
 import type { PickedRoute } from '../../providers/registry.ts';
 import type { ProviderFile, ProviderOutput } from '../../providers/types.ts';
+import { synthesizeSpeech } from '../../render/speech.ts';
 import type { TtsInput } from './inputs.ts';
 
 /** MiniMax on fal names its voices as our presets are named. */
@@ -130,7 +129,7 @@ async function speakOn(ctx: ExecutionContext, picked: PickedRoute, work: VendorW
 /**
  * Speech another operation needs (a talking head's script, an influencer's dialog), spoken as text
  * to speech is: on the first TTS route that can speak the voice, the next when a vendor fails in a
- * way another may not (failover), and by the service itself when no vendor can.
+ * way another may not (failover), and by the service itself when no vendor can (`speakOwn`).
  */
 export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, speech: TtsInput): Promise<ProviderFile> {
   const work = speechWork(ctx, speech);
@@ -147,11 +146,20 @@ export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, spee
     }
   }
   if (failed) throw failed;
-  return simulatedFile(
-    ctx,
-    OperationName.speechTts,
-    { ...item, type: 'audio', request: speech },
-    work.request,
-    `${item.id}-speech-simulator`,
-  );
+  return speakOwn(speech);
+}
+
+/**
+ * Speech the service makes itself (a voice of its own, or no speech vendor configured): the text
+ * spoken from the voice's profile, in the format, at the speed, volume and emotion asked for.
+ */
+export async function speakOwn(speech: TtsInput): Promise<LocalFile> {
+  const spoken = await synthesizeSpeech(speech.text, speech.profile, {
+    speed: speech.speed,
+    volume: speech.volume,
+    emotion: speech.emotion,
+    language: speech.language,
+    format: speech.format,
+  });
+  return { ...spoken, metadata: { duration_seconds: spoken.durationSeconds } };
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { ttsEmotion } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { WorkError } from '../../lib/errors.ts';
 import type { ReferenceElement } from '../../providers/types.ts';

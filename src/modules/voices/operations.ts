@@ -1,11 +1,11 @@
 import Value from 'typebox/value';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { VendorVoice } from '../../catalog/voices.ts';
 import { operationOf } from '../../engine/operation.ts';
-import { OperationName } from '../../engine/operation-names.ts';
-import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import type { ExecutableItem, ExecutionContext, LocalFile, Operation, VendorWork } from '../../engine/types.ts';
 import { WorkError } from '../../lib/errors.ts';
-import { voiceFromSample } from '../../render/speech.ts';
+import { synthesizeSpeech, voiceFromDescription, voiceFromSample } from '../../render/speech.ts';
 import { readStored } from '../../storage/read.ts';
 import { VoiceInput } from './inputs.ts';
 import { insertVoice } from './sql.ts';
@@ -37,12 +37,29 @@ const profileFromPreview = async (ctx: ExecutionContext, _item: ExecutableItem, 
   return { profile: await voiceFromSample(preview) };
 };
 
+const PREVIEW_TEXT =
+  'Hello! This is a preview of my voice. I can read your scripts, narrate videos, and talk to your audience.';
+
+/**
+ * A voice the service makes itself (no voice vendor configured): its profile built from the
+ * recording (a clone) or the description (a design), and a preview spoken in it.
+ */
+const makeVoice = async (ctx: ExecutionContext, item: ExecutableItem<VoiceInput>): Promise<LocalFile> => {
+  const r = item.request;
+  const profile =
+    r.method === 'clone'
+      ? await voiceFromSample(await ctx.fetchMedia(r.audio_url ?? ''))
+      : voiceFromDescription(r.description ?? '', r.voice_id);
+  const preview = await synthesizeSpeech(PREVIEW_TEXT, profile, { format: 'mp3' });
+  return { ...preview, metadata: { profile, duration_seconds: preview.durationSeconds } };
+};
+
 /** Voice creation: a completed item becomes a voice of the team, made at a vendor or by the service. */
 export const voiceOperations: Record<string, Operation> = {
   [OperationName.voiceCreate]: operationOf(VoiceInput, {
     vendor: voiceForVendor,
-    // Without a voice vendor the service makes the voice's profile from the recording itself.
-    ownWork: () => true,
+    // Without a voice vendor the service makes the voice itself.
+    local: makeVoice,
     finishFile: profileFromPreview,
     onCompleted: async (db, done) => {
       const r = done.item.request;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../app-types.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { PRESET_VOICES, type SpokenVoice, type VoiceProfile } from '../../catalog/voices.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
 import { probeUserMedia } from '../../engine/media-probe.ts';
-import { OperationName } from '../../engine/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';

@@ -1,6 +1,7 @@
 // The simulator behind the provider interface: each endpoint is an operation's run, and a submit
 // answers at once with the finished file as data (or fails with a ProviderError), as a vendor that
-// holds its answer does. Only the composition root builds it, with its own settings.
+// holds its answer does. Only the composition root builds it, with its own settings; the engine
+// takes its route for an item no configured vendor serves, where the operator lets it stand in.
 import { type PollResult, type Provider, ProviderError, type SubmitRequest, type SubmitResult } from '../types.ts';
 import { simulations } from './runs/index.ts';
 
@@ -19,6 +20,9 @@ export interface SimulatorSettings {
 export function createSimulatorProvider(settings: SimulatorSettings): Provider {
   return {
     id: SIMULATOR_PROVIDER_ID,
+    // It keeps no jobs: a submit sent again after a crash makes the same file again, and nothing
+    // is charged anywhere for the first.
+    idempotentSubmit: true,
     async submit(request: SubmitRequest): Promise<SubmitResult> {
       const run = Object.hasOwn(simulations, request.endpoint) ? simulations[request.endpoint] : undefined;
       if (!run || !request.item) {
@@ -29,8 +33,8 @@ export function createSimulatorProvider(settings: SimulatorSettings): Provider {
         simulatorDelayMs: settings.delayMs,
         signal: request.signal ?? new AbortController().signal,
       };
-      const { metadata, actualCredits, ...file } = await run(context, request.item, request.request);
-      return { kind: 'done', output: { files: [file], metadata: metadata ?? {}, actualCredits } };
+      const { metadata, ...file } = await run(context, request.item, request.request);
+      return { kind: 'done', output: { files: [file], metadata: metadata ?? {} } };
     },
     // Every submit answers at once: there is never a job to ask about.
     async poll(): Promise<PollResult> {

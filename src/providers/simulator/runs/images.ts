@@ -1,7 +1,9 @@
 // The simulator's image operations: real pictures of the requested size, composed from the
 // prompt (and the references, LoRA and camera style when given), deterministic by seed.
+
 import sharp from 'sharp';
 import { dimensionsFor } from '../../../catalog/image-sizes.ts';
+import { OperationName } from '../../../catalog/operation-names.ts';
 import { renderImage } from '../../../render/images.ts';
 import { ProviderError } from '../../types.ts';
 import { type Simulation, type SimulatorContext, simulateProviderCall, simulationFor } from '../common.ts';
@@ -70,7 +72,7 @@ const face = simulationFor('image', async (ctx, item, req) => {
 
 /** The simulator's runs of the image operations. */
 export const imageSimulations: Record<string, Simulation> = {
-  'image.generate': generate,
-  'image.edit': edit,
-  'image.face': face,
+  [OperationName.imageGenerate]: generate,
+  [OperationName.imageEdit]: edit,
+  [OperationName.imageFace]: face,
 };

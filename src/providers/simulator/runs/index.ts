@@ -8,7 +8,6 @@ import { musicSimulations } from './music.ts';
 import { speechSimulations } from './speech.ts';
 import { textSimulations } from './text.ts';
 import { videoSimulations } from './videos.ts';
-import { voiceSimulations } from './voices.ts';
 
 /** The simulator's run of each operation, by name. */
 export const simulations: Readonly<Record<string, Simulation>> = {
@@ -19,5 +18,4 @@ export const simulations: Readonly<Record<string, Simulation>> = {
   ...textSimulations,
   ...speechSimulations,
   ...influencerSimulations,
-  ...voiceSimulations,
 };

@@ -1,5 +1,6 @@
 // The simulator's 3D models.
 
+import { OperationName } from '../../../catalog/operation-names.ts';
 import { renderGlb } from '../../../render/model3d.ts';
 import { type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 
@@ -24,5 +25,5 @@ const generate = simulationFor('model3d', async (ctx, item, r) => {
 
 /** The simulator's runs of these operations. */
 export const model3dSimulations: Record<string, Simulation> = {
-  'model3d.generate': generate,
+  [OperationName.model3dGenerate]: generate,
 };

@@ -1,3 +1,4 @@
+import { OperationName } from '../../../catalog/operation-names.ts';
 import { renderMusic } from '../../../render/audio.ts';
 import { needed, type Simulation, simulateProviderCall, simulationFor } from '../common.ts';
 
@@ -19,5 +20,5 @@ const generate = simulationFor('music', async (ctx, item, r) => {
 
 /** The simulator's runs of these operations. */
 export const musicSimulations: Record<string, Simulation> = {
-  'music.generate': generate,
+  [OperationName.musicGenerate]: generate,
 };

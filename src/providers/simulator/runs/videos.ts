@@ -1,4 +1,5 @@
 // The simulator's videos.
+import { OperationName } from '../../../catalog/operation-names.ts';
 import { PRESET_VOICES, type VoiceProfile } from '../../../catalog/voices.ts';
 import { probeMedia } from '../../../lib/ffmpeg.ts';
 import { renderMusic } from '../../../render/audio.ts';
@@ -112,8 +113,10 @@ const talkingHead = simulationFor('talking_head', async (ctx, item, r) => {
   await simulateProviderCall([r.script], ctx.simulatorDelayMs, ctx.signal);
   const { width, height } = videoDimensions(r.aspectRatio, r.resolution);
   const settings = needed(r.speech, 'speech settings');
+  // The speech the operation made (or the upload), as a vendor is given it; a model that reads the
+  // script itself speaks it here.
   const audio =
-    settings.mode === 'upload'
+    r.audioUrl || settings.mode === 'upload'
       ? await ctx.fetchMedia(r.audioUrl)
       : (
           await synthesizeSpeech(r.script ?? '', profileOf(settings.voiceProfile), {
@@ -167,11 +170,11 @@ const lora = simulationFor('video', async (ctx, item, r) => {
 
 /** The simulator's runs of these operations. */
 export const videoSimulations: Record<string, Simulation> = {
-  'video.generate': generate,
-  'video.lipsync': lipsync,
-  'video.motion': motion,
-  'video.reference': reference,
-  'video.talking_head': talkingHead,
-  'video.upscale': upscale,
-  'video.lora': lora,
+  [OperationName.videoGenerate]: generate,
+  [OperationName.videoLipsync]: lipsync,
+  [OperationName.videoMotion]: motion,
+  [OperationName.videoReference]: reference,
+  [OperationName.videoTalkingHead]: talkingHead,
+  [OperationName.videoUpscale]: upscale,
+  [OperationName.videoLora]: lora,
 };
