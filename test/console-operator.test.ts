@@ -232,7 +232,7 @@ describe('the operator pages, with the simulator only', () => {
     assert.doesNotMatch(fragment.text, /<html/);
   });
 
-  test('the attempts page: an honest empty answer for a simulator generation, a 404 for an unknown id', async () => {
+  test("the attempts page: a simulator generation's attempt, a 404 for an unknown id", async () => {
     const made = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
       token: team.key,
       body: { prompt: 'a lighthouse for the operator', batch: 1 },
@@ -250,7 +250,9 @@ describe('the operator pages, with the simulator only', () => {
       `/console/operator/attempts?generation_id=${made.body.generation_id}`,
     );
     assert.equal(simulated.status, 200);
-    assert.match(simulated.text, /no vendor attempts: the built-in simulator served it/);
+    // The simulator is a route like a vendor's: its attempt is listed, under its name.
+    assert.match(simulated.text, /<td>simulator<\/td>\s*<td><code>image\.generate<\/code><\/td>/);
+    assert.match(simulated.text, /<span class="badge completed">completed<\/span>/);
     assert.match(simulated.text, new RegExp(`value="${made.body.generation_id}"`));
 
     const unknown = await browser.request('GET', '/console/operator/attempts?generation_id=gen_nope');

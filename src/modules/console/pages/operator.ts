@@ -316,7 +316,7 @@ ${
 
 function attemptsTable(attempts: Attempts): Html {
   if (attempts.length === 0)
-    return html`<p class="muted" id="attempts">This generation has no vendor attempts: the built-in simulator served it (its work is not sent to a vendor), or its items have not started yet.</p>`;
+    return html`<p class="muted" id="attempts">This generation has no attempts: its items have not started yet, or they are the service's own work (made without a vendor or the simulator).</p>`;
   return html`<div class="overflow-auto"><table id="attempts">
 <thead><tr><th scope="col">Item</th><th scope="col">Provider</th><th scope="col">Endpoint</th><th scope="col">Vendor request id</th><th scope="col">Started</th><th scope="col">Finished</th><th scope="col">Outcome</th><th scope="col">Error</th><th scope="col">Cost</th></tr></thead>
 <tbody>${attempts.map(
