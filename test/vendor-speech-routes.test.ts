@@ -133,4 +133,76 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     const voiced = await probeMedia(Buffer.from(await (await fetch(clip.items[2]?.url ?? '')).arrayBuffer()));
     assert.ok(voiced.hasVideo && voiced.hasAudio);
   });
+
+  test('the speech a talking head needs is sub-work: spoken once, charged nothing of its own, hidden from the team, run in the room of the item that waits for it', async () => {
+    const solo = await createTeam(server, 1_000_000, 'one at a time');
+    const capped = await call(server, 'PATCH', `/admin/v1/teams/${solo.id}`, {
+      token: server.adminToken,
+      body: { max_concurrent_items: 1 },
+    });
+    assert.equal(capped.status, 200, capped.text);
+    const as = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
+      const r = await call<T>(server, 'POST', path, { token: solo.key, body });
+      assert.equal(r.status, 200, `${path}: ${r.text}`);
+      return r.body;
+    };
+    const image = await as<{ generation_id: string }>('/api/v1/images/generate', {
+      prompt: 'a portrait of a lighthouse keeper',
+      model: 'flux-1-pro',
+    });
+    const imageUrl = (await waitForGeneration(server, solo.key, image.generation_id)).items[0]?.url ?? '';
+    const influencer = await as<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
+    await waitForInfluencer(server, solo.key, influencer.influencer_id);
+    const voice = await as<{ voice_id: string }>('/api/v1/voices/generate', {
+      method: 'design',
+      prompt: 'a patient, low voice for a lighthouse keeper',
+      influencer_id: influencer.influencer_id,
+    });
+    const vendorId = (
+      await call<{ custom_voice_id: string }>(server, 'GET', `/api/v1/voices/${voice.voice_id}`, { token: solo.key })
+    ).body.custom_voice_id;
+    const before = await balanceOf(server, solo.key);
+    const script = 'One item at a time, and still spoken.';
+    const head = await as<{ generation_id: string }>('/api/v1/videos/talking-head', {
+      script,
+      influencer_id: influencer.influencer_id,
+      start_image_url: imageUrl,
+      model: 'omnihuman-1.5',
+    });
+    const done = await waitForGeneration(server, solo.key, head.generation_id, 30_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    const spoken = ttsCalls().filter((c) => c.body?.text === script);
+    assert.equal(spoken.length, 1, 'spoken once');
+    assert.equal(spoken[0]?.path, `/v1/text-to-speech/${vendorId}`, 'in the voice made at ElevenLabs');
+    const sent = fal.submissions.filter((s) => s.endpoint === 'fal-ai/bytedance/omnihuman/v1.5').at(-1);
+    assert.deepEqual(
+      Buffer.from(await (await fetch(String(sent?.input.audio_url))).arrayBuffer()),
+      el.mp3,
+      'fal is given the speech ElevenLabs made',
+    );
+    assert.equal(await balanceOf(server, solo.key), before - done.credits_used, 'charged the head only');
+    const history = await call<{ data: Array<{ generation_id: string; operation: string }> }>(
+      server,
+      'GET',
+      '/api/v1/generations',
+      { token: solo.key },
+    );
+    assert.equal(history.status, 200, history.text);
+    const listed = history.body.data.map((g) => g.generation_id);
+    assert.ok(listed.includes(head.generation_id) && listed.includes(image.generation_id), listed.join());
+    assert.deepEqual(
+      history.body.data.filter((g) => g.operation === 'speech.tts'),
+      [],
+      "the speech is not one of the team's generations",
+    );
+    const made = await server.app.deps.pool.query<{ id: string; credits_charged: string }>(
+      `select g.id, g.credits_charged from generations g join generation_items i on i.id = g.parent_item_id
+       where i.generation_id = $1 and g.purpose = 'speech'`,
+      [head.generation_id],
+    );
+    assert.equal(made.rows.length, 1, 'one speech for the head');
+    assert.equal(Number(made.rows[0]?.credits_charged), 0);
+    const hidden = await call(server, 'GET', `/api/v1/generations/${made.rows[0]?.id}/status`, { token: solo.key });
+    assert.equal(hidden.status, 404, 'nor can its status be read');
+  });
 });

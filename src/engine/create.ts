@@ -48,6 +48,8 @@ export interface CreateInput {
   jobsRunAt?: (position: number) => Date | null;
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
+  /** The item this generation is work for, and what for (see sub-work.ts). */
+  parent?: { itemId: string; purpose: string };
 }
 
 function created(
@@ -149,6 +151,7 @@ export async function createGeneration(
       webhookUrl: plan.webhookUrl ?? null,
       retentionDays: input.retentionDays,
       inputKeys: input.inputKeys ?? [],
+      parent: input.parent,
     });
     await sql.insertItems(client, id, items);
     // One statement per distinct start time (usually one).

@@ -18,6 +18,7 @@ export {
   selectStatuses as readStatuses,
 } from './sql/history.ts';
 export { beat as markWorkersAlive, claimDeadWorkers, forget as forgetWorkers } from './sql/recovery.ts';
+export { needSubWork, type SubWorkRequest, type SubWorkResult } from './sub-work.ts';
 export { acceptVendorWebhook, refusedWebhook, type WebhookTarget } from './vendor-webhook.ts';
 
 /** What the first item of a team's generation recorded (a text generation's one answer), if anything. */

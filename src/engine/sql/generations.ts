@@ -17,6 +17,11 @@ export interface GenerationInsert {
   retentionDays: number;
   /** Storage keys of the copies of its input media (deleted with its results). */
   inputKeys: string[];
+  /**
+   * The item this generation is work for, and what for (sub-work): its files then expire with that
+   * item's generation, whatever `retentionDays` says.
+   */
+  parent?: { itemId: string; purpose: string };
 }
 
 export interface ItemInsert {
@@ -33,9 +38,15 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
   const { rows } = await db.query<{ created_at: Date }>(
     `insert into generations
        (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url,
-        expires_at, input_keys)
+        expires_at, input_keys, parent_item_id, purpose)
      values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
-             case when $11::int > 0 then now() + make_interval(days => $11::int) end, $12::text[])
+             case
+               when $13::text is not null then
+                 (select p.expires_at from generation_items pi join generations p on p.id = pi.generation_id
+                  where pi.id = $13::text)
+               when $11::int > 0 then now() + make_interval(days => $11::int)
+             end,
+             $12::text[], $13::text, $14::text)
      returning created_at`,
     [
       g.id,
@@ -50,6 +61,8 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
       g.webhookUrl,
       g.retentionDays,
       g.inputKeys,
+      g.parent?.itemId ?? null,
+      g.parent?.purpose ?? null,
     ],
   );
   return (rows[0] as { created_at: Date }).created_at;
@@ -142,4 +155,26 @@ export async function generationExists(db: Queryable, id: string, teamId: string
     teamId,
   ]);
   return (rowCount ?? 0) > 0;
+}
+
+/** Sub-work of an item for a purpose, as the item that needs it reads it: its one item's outcome. */
+export interface SubWorkRow {
+  generation_id: string;
+  item_id: string;
+  status: 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+  url: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+/** The sub-work made for item `itemId` under `purpose`, if there is some. */
+export async function selectSubWork(db: Queryable, itemId: string, purpose: string): Promise<SubWorkRow | undefined> {
+  const { rows } = await db.query<SubWorkRow>(
+    `select g.id as generation_id, i.id as item_id, i.status, i.url, i.result, i.error
+     from generations g join generation_items i on i.generation_id = g.id
+     where g.parent_item_id = $1::text and g.purpose = $2::text
+     order by i.position limit 1`,
+    [itemId, purpose],
+  );
+  return rows[0];
 }

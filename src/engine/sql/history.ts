@@ -119,7 +119,8 @@ export async function selectHistory(
   limit: number,
 ): Promise<HistoryRow[]> {
   const args: unknown[] = [teamId];
-  const where = ['g.team_id = $1::text'];
+  // Sub-work (made for another item, at no price) is not the team's to list.
+  const where = ['g.team_id = $1::text', 'g.parent_item_id is null'];
   const arg = (value: unknown, cast: string) => {
     args.push(value);
     return `$${args.length}::${cast}`;
@@ -159,10 +160,10 @@ export async function selectHistory(
  * key, its items through the (generation_id, position) index.
  */
 export async function selectStatus(db: Queryable, id: string, teamId: string): Promise<StatusRow | undefined> {
-  const { rows } = await db.query<StatusRow>(`${STATUS_SELECT} where g.id = $1::text and g.team_id = $2::text`, [
-    id,
-    teamId,
-  ]);
+  const { rows } = await db.query<StatusRow>(
+    `${STATUS_SELECT} where g.id = $1::text and g.team_id = $2::text and g.parent_item_id is null`,
+    [id, teamId],
+  );
   return rows[0];
 }
 

@@ -92,9 +92,11 @@ export async function claimItemWithinCap(
     generation_id: string;
     generation_created_at: Date;
     position: number;
+    sub_work: boolean;
   }>(
     `select i.status, g.team_id, coalesce(t.max_concurrent_items, $2::int) as cap, t.running_items, t.queued_items,
-            g.id as generation_id, g.created_at as generation_created_at, i.position
+            g.id as generation_id, g.created_at as generation_created_at, i.position,
+            g.parent_item_id is not null as sub_work
      from generation_items i join generations g on g.id = i.generation_id join teams t on t.id = g.team_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')
      for update of t`,
@@ -102,7 +104,9 @@ export async function claimItemWithinCap(
   );
   const row = rows[0];
   if (!row) return { kind: 'finished' };
-  if (row.status === 'QUEUED' && row.running_items + row.queued_items - 1 >= row.cap) {
+  // Sub-work runs in the room of the item that waits for it (which holds its place meanwhile):
+  // waiting for room of its own could wait for ever.
+  if (row.status === 'QUEUED' && !row.sub_work && row.running_items + row.queued_items - 1 >= row.cap) {
     // Over the cap with what is queued: only the oldest queued items have room.
     const { rows: ahead } = await db.query<{ n: number }>(
       `select count(*)::int as n

@@ -9,7 +9,7 @@ import { AAC_OUTPUT_ARGS, probeMedia, readOutput, runFfmpeg, tempInput, withTemp
 import type { InfluencerScene } from '../../providers/types.ts';
 import { renderImage } from '../../render/images.ts';
 import { readStored } from '../../storage/read.ts';
-import { speakFor } from '../speech/speak.ts';
+import { needSpeech } from '../speech/speak.ts';
 import { TrainInput, VideoInput } from './inputs.ts';
 import { selectVideoFrames, setTrainingStatus } from './sql.ts';
 
@@ -99,13 +99,34 @@ const drawReferenceSheet = async (ctx: ExecutionContext, item: ExecutableItem<Tr
   });
 };
 
-/** The video part starts from the frames the other two parts made: their stored URLs. */
+/** The dialog (or the prompt) in the influencer's voice: the video part's speech sub-work. */
+const videoSpeech = (ctx: ExecutionContext, item: ExecutableItem<VideoInput>) => {
+  const r = item.request;
+  return needSpeech(ctx, item, {
+    voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
+    profile: r.voice?.profile ?? DEFAULT_VOICE.profile,
+    vendor_voice: r.voice?.vendor ?? null,
+    text: r.dialog ?? r.prompt,
+    language: 'en',
+    speed: 1,
+    volume: 1,
+    emotion: 'neutral',
+    format: 'wav',
+  });
+};
+
+/**
+ * The video part starts from the frames the other two parts made (their stored URLs), once its
+ * speech is made too.
+ */
 const prepareVideo = async (
   ctx: ExecutionContext,
   item: ExecutableItem<VideoInput>,
   work: VendorWork,
 ): Promise<VendorWork> => {
   if (work.request.kind !== 'video') return work;
+  // Asked for first, the speech is spoken while the frames are drawn.
+  await videoSpeech(ctx, item);
   const frames = await selectVideoFrames(ctx.pool, item.generationId);
   const url = (part: string) => frames.find((f) => f.part === part && f.status === 'COMPLETED')?.url ?? null;
   const [first, last] = [url('first_frame'), url('last_frame')];
@@ -119,29 +140,21 @@ const prepareVideo = async (
 };
 
 /**
- * The dialog (or the prompt) spoken in the influencer's voice becomes the video's sound (the voice
- * conversion): the vendor's video is held on its last frame while the speech runs longer.
+ * The dialog (or the prompt) spoken in the influencer's voice (the speech made before the submit)
+ * becomes the video's sound (the voice conversion): the vendor's video is held on its last frame
+ * while the speech runs longer.
  */
 const voiceVideo = async (ctx: ExecutionContext, item: ExecutableItem<VideoInput>, key: string) => {
   const r = item.request;
   const video = await readStored(ctx.storage, key);
   if (!video) throw new WorkError('The video to voice is missing', false);
-  const speech = await speakFor(ctx, item, {
-    voice_id: r.voice?.id ?? DEFAULT_VOICE.id,
-    profile: r.voice?.profile ?? DEFAULT_VOICE.profile,
-    vendor_voice: r.voice?.vendor ?? null,
-    text: r.dialog ?? r.prompt,
-    language: 'en',
-    speed: 1,
-    volume: 1,
-    emotion: 'neutral',
-    format: 'wav',
-  });
+  const speech = await ctx.fetchMedia((await videoSpeech(ctx, item)).url);
+  const spoken = (await probeMedia(speech)).durationSeconds;
   const voiced = await withTempDir(async (dir) => {
     const videoPath = await tempInput(dir, 'video.mp4', video);
-    const audio = await tempInput(dir, 'speech.wav', speech.data);
+    const audio = await tempInput(dir, 'speech.wav', speech);
     const { durationSeconds } = await probeMedia(video);
-    const hold = Math.max(0, (speech.durationSeconds ?? 0) - durationSeconds);
+    const hold = Math.max(0, spoken - durationSeconds);
     const output = `${dir}/voiced.mp4`;
     await runFfmpeg([
       '-i',

@@ -15,5 +15,10 @@ export const TtsInput = Type.Object({
   volume: Type.Number(),
   emotion: Type.Enum([...TTS_EMOTIONS]),
   format: Type.Enum([...TTS_FORMATS]),
+  /**
+   * The item this speech is made for (speech another operation needs): with no configured speech
+   * vendor, the service speaks it itself rather than refuse it.
+   */
+  needed_by: Type.Optional(Type.String()),
 });
 export type TtsInput = Static<typeof TtsInput>;

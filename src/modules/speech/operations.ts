@@ -11,8 +11,9 @@ import { convertSpeech, speakOwn, speechWork } from './speak.ts';
 export const speechOperations: Record<string, Operation> = {
   [OperationName.speechTts]: operationOf(TtsInput, {
     vendor: (ctx, item) => speechWork(ctx, item.request),
-    // A voice of the service's own (no vendor voice) is spoken by the service from its profile.
-    ownWork: (_item, work) => work === undefined || work.routes.length === 0,
+    // A voice of the service's own (no vendor voice) is spoken by the service from its profile, as is
+    // speech another item needs when no configured vendor can speak it.
+    ownWork: (item, work) => work === undefined || work.routes.length === 0 || item.request.needed_by !== undefined,
     local: (_ctx, item) => speakOwn(item.request),
     convertFile: async (_ctx, item, file, vendorMetadata) => {
       const { data, contentType, durationSeconds } = await convertSpeech(item.request, file, vendorMetadata);

@@ -11,6 +11,7 @@ import { Timestamp } from '../../lib/schemas.ts';
 import { resolveVoice } from '../voices/service.ts';
 import { WorkspaceIdField } from '../workspaces/schemas.ts';
 import type { TtsInput } from './inputs.ts';
+import { SPEECH_MODEL } from './speak.ts';
 
 /** Text to speech costs a flat price per generation. */
 export const TTS_CREDITS = 25;
@@ -66,7 +67,7 @@ export async function planTextToSpeech(
   const voice = await resolveVoice(deps, teamId, body.voice_id);
   return {
     operation: OperationName.speechTts,
-    model: 'tts-v2',
+    model: SPEECH_MODEL,
     input: {
       voice_id: body.voice_id,
       profile: voice.profile,

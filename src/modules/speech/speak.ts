@@ -1,25 +1,21 @@
 // Speech through the text-to-speech routes: which vendors can speak a voice, the conversion of what
-// a vendor made into what was asked for, and the speech other operations need (a talking head's
-// script, an influencer's dialog), spoken the same way.
+// a vendor made into what was asked for, the speech the service makes itself, and the speech other
+// operations need (a talking head's script, an influencer's dialog) as sub-work spoken the same way.
 
 import type { ModelRoute } from '../../catalog/models.ts';
+import { OperationName } from '../../catalog/operation-names.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_CONTENT_TYPES, TTS_PCM_SAMPLE_RATE, type TtsFormat } from '../../catalog/voices.ts';
+import { needSubWork, type SubWorkResult } from '../../engine/index.ts';
 import type { ExecutableItem, ExecutionContext, LocalFile, VendorWork } from '../../engine/types.ts';
 import { convertAudio } from '../../lib/audio.ts';
-import { WorkError } from '../../lib/errors.ts';
-import { safeFetch } from '../../lib/safe-fetch.ts';
-import type { PickedRoute } from '../../providers/registry.ts';
-import type { ProviderFile, ProviderOutput } from '../../providers/types.ts';
 import { synthesizeSpeech } from '../../render/speech.ts';
 import type { TtsInput } from './inputs.ts';
 
 /** MiniMax on fal names its voices as our presets are named. */
 const PRESET_VENDOR = 'fal';
-/** How long speech another operation needs may take at a vendor whose jobs are polled. */
-const SPEECH_WAIT_MS = 3 * 60_000;
-/** The most a vendor's speech file may be. */
-const SPEECH_MAX_BYTES = 64 * 1024 * 1024;
+/** The model text to speech is listed and recorded as. */
+export const SPEECH_MODEL = 'tts-v2';
 
 /**
  * The voice at each speech vendor that can speak it: a voice made at a vendor is spoken there only;
@@ -88,65 +84,21 @@ export async function convertSpeech(
   return { ...converted, contentType: TTS_CONTENT_TYPES[speech.format as TtsFormat] };
 }
 
-/** A vendor's first file's bytes: given inline, or fetched from its URL (the vendor's own origin is trusted). */
-async function fileOf(ctx: ExecutionContext, picked: PickedRoute, output: ProviderOutput) {
-  const file = output.files[0];
-  if (!file) throw new WorkError(`${picked.provider.id} answered no speech`, false, { kind: 'internal' });
-  if ('data' in file) return { data: file.data, contentType: file.contentType };
-  const trusted = picked.trustedOrigins.includes(new URL(file.url).origin);
-  const fetched = await safeFetch(file.url, {
-    allowPrivate: ctx.allowPrivateUrls || trusted,
-    headers: trusted ? file.headers : undefined,
-    timeoutMs: 60_000,
-    maxBytes: SPEECH_MAX_BYTES,
-  });
-  return { data: fetched.body, contentType: fetched.contentType || file.contentType || 'audio/mpeg' };
-}
-
-/** One route's speech, waited for: its answer, or its job polled until it ends (within SPEECH_WAIT_MS). */
-async function speakOn(ctx: ExecutionContext, picked: PickedRoute, work: VendorWork, key: string) {
-  const submitted = await picked.provider.submit({
-    endpoint: picked.route.endpoint,
-    input: picked.map(work.request),
-    idempotencyKey: key,
-    signal: ctx.signal,
-  });
-  if (submitted.kind === 'done') return submitted.output;
-  const deadline = Date.now() + SPEECH_WAIT_MS;
-  for (;;) {
-    const polled = await picked.provider.poll(submitted.handle, ctx.signal);
-    if (polled.kind === 'done') return polled.output;
-    if (polled.kind === 'failed') throw polled.error;
-    if (Date.now() > deadline) {
-      await picked.provider.cancel?.(submitted.handle).catch(() => undefined);
-      throw new WorkError(`${picked.provider.id} did not finish the speech in time`, true, { kind: 'timeout' });
-    }
-    const wait = Math.min(Math.max(polled.pollAfterMs, ctx.poll.minMs), 5000);
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-}
-
 /**
- * Speech another operation needs (a talking head's script, an influencer's dialog), spoken as text
- * to speech is: on the first TTS route that can speak the voice, the next when a vendor fails in a
- * way another may not (failover), and by the service itself when no vendor can (`speakOwn`).
+ * Speech another operation needs (a talking head's script, an influencer's dialog): sub-work of
+ * the item, spoken as text to speech is (on the TTS routes that can speak the voice, with failover),
+ * and by the service itself when no configured vendor can. Its result once made; until then the
+ * item waits (see needSubWork).
  */
-export async function speakFor(ctx: ExecutionContext, item: ExecutableItem, speech: TtsInput): Promise<ProviderFile> {
-  const work = speechWork(ctx, speech);
-  const candidates = ctx.providers.candidates(work.routes, work.request);
-  let failed: WorkError | undefined;
-  for (const picked of candidates) {
-    try {
-      const output = await speakOn(ctx, picked, work, `${item.id}-speech-${picked.provider.id}`);
-      const spoken = await convertSpeech(speech, await fileOf(ctx, picked, output), output.metadata);
-      return { ...spoken, extension: speech.format };
-    } catch (err) {
-      if (!(err instanceof WorkError) || !err.failover) throw err;
-      failed = err;
-    }
-  }
-  if (failed) throw failed;
-  return speakOwn(speech);
+export function needSpeech(ctx: ExecutionContext, item: ExecutableItem, speech: TtsInput): Promise<SubWorkResult> {
+  return needSubWork(ctx, item, {
+    purpose: 'speech',
+    what: 'the speech',
+    operation: OperationName.speechTts,
+    model: SPEECH_MODEL,
+    type: 'audio',
+    input: { ...speech, needed_by: item.id } satisfies TtsInput,
+  });
 }
 
 /**

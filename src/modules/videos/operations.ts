@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { OperationName } from '../../catalog/operation-names.ts';
 import { FIXED_ROUTES } from '../../catalog/routes.ts';
 import { ttsEmotion } from '../../catalog/voices.ts';
@@ -6,7 +5,7 @@ import { operationOf } from '../../engine/operation.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { WorkError } from '../../lib/errors.ts';
 import type { ReferenceElement } from '../../providers/types.ts';
-import { speakFor } from '../speech/speak.ts';
+import { needSpeech } from '../speech/speak.ts';
 import {
   LipsyncInput,
   LoraInput,
@@ -215,9 +214,9 @@ const talkingHeadForVendor = (ctx: ExecutionContext, item: ExecutableItem<Talkin
 };
 
 /**
- * Speaks a talking head's script in its voice (audio_mode 'generate') with the service's speech
- * (what serves text-to-speech), stores it, and gives its URL to the vendor. Models that read the
- * script themselves, and uploaded audio, need nothing.
+ * Has a talking head's script spoken in its voice (audio_mode 'generate') as text to speech is (the
+ * item's speech sub-work, waited for), and gives its URL to the vendor. Models that read the script
+ * themselves, and uploaded audio, need nothing.
  */
 const prepareTalkingHead = async (
   ctx: ExecutionContext,
@@ -230,7 +229,7 @@ const prepareTalkingHead = async (
   if (!req.script || !req.voice) {
     throw new WorkError('This talking head has no script and voice to speak', false, { kind: 'invalid_input' });
   }
-  const speech = await speakFor(ctx, item, {
+  const speech = await needSpeech(ctx, item, {
     voice_id: req.voice.id,
     profile: req.voice.profile,
     vendor_voice: req.voice.vendor ?? null,
@@ -241,10 +240,8 @@ const prepareTalkingHead = async (
     emotion: ttsEmotion(req.audio.emotion),
     format: 'mp3',
   });
-  // Unguessable, as result URLs are: the vendor is given it, nobody else.
-  const key = `${item.generationId}/${item.id}-speech-${randomBytes(16).toString('base64url')}.${speech.extension}`;
-  await ctx.storage.put(key, speech.data, speech.contentType);
-  return { ...work, request: { ...work.request, audioUrl: ctx.storage.publicUrl(key) } };
+  // Its URL is unguessable, as result URLs are: the vendor is given it, nobody else.
+  return { ...work, request: { ...work.request, audioUrl: speech.url } };
 };
 
 /** The video operations. */
