@@ -205,4 +205,51 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     const hidden = await call(server, 'GET', `/api/v1/generations/${made.rows[0]?.id}/status`, { token: solo.key });
     assert.equal(hidden.status, 404, 'nor can its status be read');
   });
+
+  test('cancelling a talking head stops the speech it is waiting for', async () => {
+    const image = await post<{ generation_id: string }>('/api/v1/images/generate', {
+      prompt: 'a portrait of a radio host',
+      model: 'flux-1-pro',
+    });
+    const imageUrl = (await waitForGeneration(server, team.key, image.generation_id)).items[0]?.url ?? '';
+    const influencer = await post<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
+    await waitForInfluencer(server, team.key, influencer.influencer_id);
+    await post('/api/v1/voices/generate', {
+      method: 'design',
+      prompt: 'a quick, cheerful voice for a radio host',
+      influencer_id: influencer.influencer_id,
+    });
+    // ElevenLabs answers 429 with Retry-After 2 to this script: the speech keeps waiting to be tried again.
+    const script = 'The line is busy [el:429]';
+    const head = await post<{ generation_id: string }>('/api/v1/videos/talking-head', {
+      script,
+      influencer_id: influencer.influencer_id,
+      start_image_url: imageUrl,
+      model: 'omnihuman-1.5',
+    });
+    const pool = server.app.deps.pool;
+    const speech = async () =>
+      (
+        await pool.query<{ status: string; error: string | null }>(
+          `select si.status, si.error from generation_items pi
+             join generations s on s.parent_item_id = pi.id
+             join generation_items si on si.generation_id = s.id
+           where pi.generation_id = $1`,
+          [head.generation_id],
+        )
+      ).rows[0];
+    for (let tries = 0; !ttsCalls().some((c) => c.body?.text === script); tries++) {
+      assert.ok(tries < 300, 'ElevenLabs is asked for the speech');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal((await speech())?.status, 'PROCESSING', 'the speech waits to be tried again');
+    const canceled = await call(server, 'POST', `/api/v1/generations/${head.generation_id}/cancel`, {
+      token: team.key,
+    });
+    assert.equal(canceled.status, 200, canceled.text);
+    assert.deepEqual(await speech(), { status: 'FAILED', error: 'canceled' });
+    const done = await waitForGeneration(server, team.key, head.generation_id);
+    assert.equal(done.status, 'failed');
+    assert.equal(done.credits_used, 0, 'refunded in full');
+  });
 });

@@ -224,6 +224,10 @@ export async function cancelGeneration(
     const item = await sql.selectUnfinishedItem(pool, id);
     items.push(item ? await cancelItem(pool, services, operations, item, options) : { kind: 'finished' });
   }
+  // What its items asked to have made first (their speech) is not wanted any more: stopped, and its
+  // vendor job cancelled where the vendor can (it had no price of its own to refund).
+  const subWork = await sql.selectUnfinishedSubWorkItemIds(pool, generationId);
+  await stopItems(pool, services, operations, subWork, { error: 'canceled', errorKind: 'canceled' }, options);
   if (!items.some((i) => i.kind === 'canceled')) {
     return items.some((i) => i.kind === 'completing') ? { kind: 'completed_first' } : { kind: 'finished' };
   }

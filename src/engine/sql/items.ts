@@ -239,3 +239,15 @@ export async function deferItem(db: Queryable, itemId: string): Promise<void> {
 // locked, attempts left. A locked job counts only through the lease of what it runs (its
 // process renews that lease); a locked job behind an expired lease was lost with its process,
 // or its completion was lost in an outage.
+
+/** The unfinished items of the sub-work made for the items of generation `generationId`. */
+export async function selectUnfinishedSubWorkItemIds(db: Queryable, generationId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `select si.id from generation_items pi
+       join generations s on s.parent_item_id = pi.id
+       join generation_items si on si.generation_id = s.id
+     where pi.generation_id = $1::text and si.status in ('QUEUED', 'PROCESSING')`,
+    [generationId],
+  );
+  return rows.map((r) => r.id);
+}
