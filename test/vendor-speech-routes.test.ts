@@ -54,6 +54,34 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
   const ttsCalls = () => el.calls.filter((c) => c.path.startsWith('/v1/text-to-speech/'));
   const minimaxJobs = () => fal.submissions.filter((s) => s.endpoint === MINIMAX);
 
+  /**
+   * A team's portrait (made at fal), an influencer trained from it, and a voice designed for it at
+   * ElevenLabs: the portrait's URL, the influencer and the voice's ElevenLabs id.
+   */
+  async function influencerWithVoice(key: string, portrait: string, voicePrompt: string) {
+    const as = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
+      const r = await call<T>(server, 'POST', path, { token: key, body });
+      assert.equal(r.status, 200, `${path}: ${r.text}`);
+      return r.body;
+    };
+    const image = await as<{ generation_id: string }>('/api/v1/images/generate', {
+      prompt: portrait,
+      model: 'flux-1-pro',
+    });
+    const imageUrl = (await waitForGeneration(server, key, image.generation_id)).items[0]?.url ?? '';
+    const influencer = await as<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
+    await waitForInfluencer(server, key, influencer.influencer_id);
+    const voice = await as<{ voice_id: string }>('/api/v1/voices/generate', {
+      method: 'design',
+      prompt: voicePrompt,
+      influencer_id: influencer.influencer_id,
+    });
+    const vendorId = (
+      await call<{ custom_voice_id: string }>(server, 'GET', `/api/v1/voices/${voice.voice_id}`, { token: key })
+    ).body.custom_voice_id;
+    return { imageGeneration: image.generation_id, imageUrl, influencerId: influencer.influencer_id, vendorId };
+  }
+
   test('a preset ElevenLabs is not given is spoken by MiniMax on fal, in the format asked for', async () => {
     const before = ttsCalls().length;
     const answer = await post<SpeechAnswer>('/api/v2/text-to-speech', {
@@ -90,26 +118,16 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
   });
 
   test("a talking head's script and an influencer video's dialog are spoken in the ElevenLabs voice", async () => {
-    const image = await post<{ generation_id: string }>('/api/v1/images/generate', {
-      prompt: 'a portrait of a smiling robot',
-      model: 'flux-1-pro',
-    });
-    const imageUrl = (await waitForGeneration(server, team.key, image.generation_id)).items[0]?.url ?? '';
-    const influencer = await post<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
-    await waitForInfluencer(server, team.key, influencer.influencer_id);
-    const voice = await post<{ voice_id: string }>('/api/v1/voices/generate', {
-      method: 'design',
-      prompt: 'a warm, bright voice for a friendly robot host',
-      influencer_id: influencer.influencer_id,
-    });
-    const vendorId = (
-      await call<{ custom_voice_id: string }>(server, 'GET', `/api/v1/voices/${voice.voice_id}`, { token: team.key })
-    ).body.custom_voice_id;
+    const { imageUrl, influencerId, vendorId } = await influencerWithVoice(
+      team.key,
+      'a portrait of a smiling robot',
+      'a warm, bright voice for a friendly robot host',
+    );
     assert.match(vendorId, /^designed_/);
 
     const head = await post<{ generation_id: string }>('/api/v1/videos/talking-head', {
       script: 'Welcome to the show, everyone.',
-      influencer_id: influencer.influencer_id,
+      influencer_id: influencerId,
       start_image_url: imageUrl,
       model: 'omnihuman-1.5',
     });
@@ -122,7 +140,7 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     assert.deepEqual(audio, el.mp3, 'fal is given the speech ElevenLabs made, stored by us');
 
     const video = await post<{ generation_id: string }>('/api/v1/influencers/video', {
-      influencer_id: influencer.influencer_id,
+      influencer_id: influencerId,
       prompt: 'walking along the pier',
       dialog: 'The sea is calm today.',
     });
@@ -146,26 +164,16 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
       assert.equal(r.status, 200, `${path}: ${r.text}`);
       return r.body;
     };
-    const image = await as<{ generation_id: string }>('/api/v1/images/generate', {
-      prompt: 'a portrait of a lighthouse keeper',
-      model: 'flux-1-pro',
-    });
-    const imageUrl = (await waitForGeneration(server, solo.key, image.generation_id)).items[0]?.url ?? '';
-    const influencer = await as<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
-    await waitForInfluencer(server, solo.key, influencer.influencer_id);
-    const voice = await as<{ voice_id: string }>('/api/v1/voices/generate', {
-      method: 'design',
-      prompt: 'a patient, low voice for a lighthouse keeper',
-      influencer_id: influencer.influencer_id,
-    });
-    const vendorId = (
-      await call<{ custom_voice_id: string }>(server, 'GET', `/api/v1/voices/${voice.voice_id}`, { token: solo.key })
-    ).body.custom_voice_id;
+    const { imageGeneration, imageUrl, influencerId, vendorId } = await influencerWithVoice(
+      solo.key,
+      'a portrait of a lighthouse keeper',
+      'a patient, low voice for a lighthouse keeper',
+    );
     const before = await balanceOf(server, solo.key);
     const script = 'One item at a time, and still spoken.';
     const head = await as<{ generation_id: string }>('/api/v1/videos/talking-head', {
       script,
-      influencer_id: influencer.influencer_id,
+      influencer_id: influencerId,
       start_image_url: imageUrl,
       model: 'omnihuman-1.5',
     });
@@ -189,7 +197,7 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     );
     assert.equal(history.status, 200, history.text);
     const listed = history.body.data.map((g) => g.generation_id);
-    assert.ok(listed.includes(head.generation_id) && listed.includes(image.generation_id), listed.join());
+    assert.ok(listed.includes(head.generation_id) && listed.includes(imageGeneration), listed.join());
     assert.deepEqual(
       history.body.data.filter((g) => g.operation === 'speech.tts'),
       [],
@@ -207,23 +215,16 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
   });
 
   test('cancelling a talking head stops the speech it is waiting for', async () => {
-    const image = await post<{ generation_id: string }>('/api/v1/images/generate', {
-      prompt: 'a portrait of a radio host',
-      model: 'flux-1-pro',
-    });
-    const imageUrl = (await waitForGeneration(server, team.key, image.generation_id)).items[0]?.url ?? '';
-    const influencer = await post<{ influencer_id: string }>('/api/v1/influencers/create', { image_urls: [imageUrl] });
-    await waitForInfluencer(server, team.key, influencer.influencer_id);
-    await post('/api/v1/voices/generate', {
-      method: 'design',
-      prompt: 'a quick, cheerful voice for a radio host',
-      influencer_id: influencer.influencer_id,
-    });
+    const { imageUrl, influencerId } = await influencerWithVoice(
+      team.key,
+      'a portrait of a radio host',
+      'a quick, cheerful voice for a radio host',
+    );
     // ElevenLabs answers 429 with Retry-After 2 to this script: the speech keeps waiting to be tried again.
     const script = 'The line is busy [el:429]';
     const head = await post<{ generation_id: string }>('/api/v1/videos/talking-head', {
       script,
-      influencer_id: influencer.influencer_id,
+      influencer_id: influencerId,
       start_image_url: imageUrl,
       model: 'omnihuman-1.5',
     });

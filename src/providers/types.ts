@@ -1,15 +1,9 @@
 import type { VoiceProfile } from '../catalog/voices.ts';
 import { WorkError, type WorkErrorKind, type WorkErrorOptions } from '../lib/errors.ts';
+import type { RenderedFile } from '../render/file.ts';
 
-/** One result file a provider produced. */
-export interface ProviderFile {
-  data: Buffer;
-  contentType: string;
-  /** File extension without the dot: png, mp4, mp3, glb, txt. */
-  extension: string;
-  width?: number;
-  height?: number;
-  durationSeconds?: number;
+/** One result file a provider produced: a rendered file, and what the provider said of it. */
+export interface ProviderFile extends RenderedFile {
   /** What the provider reported besides the file (token usage, the text itself, ...). */
   metadata?: Record<string, unknown>;
   /**
