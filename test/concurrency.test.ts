@@ -52,12 +52,17 @@ describe('per-team concurrency', () => {
     // Soon two run and eight wait, each with its place.
     let positions: Array<number | null> = [];
     for (const deadline = Date.now() + 5000; ; await sleep(25)) {
-      const records = await Promise.all(
-        ids.map(
-          async (id) =>
-            (await call<StatusRecord>(server, 'GET', `/api/v1/generations/${id}/status`, { token: team.key })).body,
-        ),
-      );
+      // One read of them all (the history answers in one statement): positions read one by one can
+      // straddle an item starting, and see a place twice.
+      const page = await call<{ data: StatusRecord[] }>(server, 'GET', '/api/v1/generations?limit=100', {
+        token: team.key,
+      });
+      assert.equal(page.status, 200, page.text);
+      const records = ids.map((id) => {
+        const record = page.body.data.find((r) => r.generation_id === id);
+        assert.ok(record, `${id} is in the history`);
+        return record;
+      });
       positions = records.map((r) => r.items[0]?.queue_position ?? null);
       const waiting = positions.filter((p) => p !== null);
       if (waiting.length >= 6) {
@@ -100,12 +105,18 @@ describe('per-team concurrency', () => {
     );
   });
 
+  /** Waits until `condition` holds (checked every 20 ms, for at most 10 s). */
+  const until = async (condition: () => Promise<boolean>, what: string) => {
+    for (const deadline = Date.now() + 10_000; !(await condition()); await sleep(20)) {
+      if (Date.now() > deadline) assert.fail(`never: ${what}`);
+    }
+  };
+
   test('raising the cap starts waiting work at once; cancelling a waiting generation refunds it', async () => {
     await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 1 });
     const ids: string[] = [];
     for (let n = 0; n < 4; n++) ids.push(await submit(`raised ${n}`));
-    await sleep(150);
-    assert.equal(await running(), 1);
+    await until(async () => (await running()) === 1, 'one runs');
     const before = await balanceOf(server, team.key);
     const last = ids.at(-1) as string;
     const canceled = await call<StatusRecord>(server, 'POST', `/api/v1/generations/${last}/cancel`, {
@@ -116,10 +127,18 @@ describe('per-team concurrency', () => {
     assert.ok((await balanceOf(server, team.key)) > before, 'refunded');
     const raised = await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 10 });
     assert.equal(raised.status, 200);
-    await sleep(150);
-    assert.equal(await running(), 3, 'the two still waiting started without waiting for the first');
     for (const id of ids.slice(0, 3)) {
       assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    }
+    // The first takes a second (SIMULATOR_DELAY_MS): the two that were waiting started before it ended.
+    const { rows } = await server.app.deps.pool.query<{ generation_id: string; started_at: Date; updated_at: Date }>(
+      'select generation_id, started_at, updated_at from generation_items where generation_id = any($1)',
+      [ids.slice(0, 3)],
+    );
+    const row = (id: string | undefined) => rows.find((r) => r.generation_id === id) as (typeof rows)[number];
+    const firstEnded = row(ids[0]).updated_at.getTime();
+    for (const id of ids.slice(1, 3)) {
+      assert.ok(row(id).started_at.getTime() < firstEnded, 'started without waiting for the first to end');
     }
   });
 
