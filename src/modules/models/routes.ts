@@ -5,7 +5,7 @@ import { simulatorMayServe } from '../../config.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { speechRoutes } from '../speech/speak.ts';
 import { FAMILY_PRICE } from '../videos/service.ts';
-import { buildModelList, usageHint } from './list.ts';
+import { buildModelList, liveModelList, usageHint } from './list.ts';
 import { MODEL_KINDS, ModelListQuery, ModelListResponse } from './schemas.ts';
 
 const Entry = {
@@ -157,7 +157,8 @@ export default async function modelRoutes(app: App): Promise<void> {
     },
     (request) => {
       const { kind } = request.query;
-      return { data: kind === undefined ? all : all.filter((entry) => entry.kind === kind) };
+      const live = liveModelList(all, app.deps.live, request.principal.teamId);
+      return { data: kind === undefined ? live : live.filter((entry) => entry.kind === kind) };
     },
   );
 
