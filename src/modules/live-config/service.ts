@@ -7,6 +7,7 @@ import Value from 'typebox/value';
 import type { MediaCatalog } from '../../catalog/media-models.ts';
 import { MEDIA_PRICE_SCHEMAS } from '../../catalog/media-models.ts';
 import { IMAGE_PRICE_SCHEMA, type ModelCatalog } from '../../catalog/models.ts';
+import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { type Page, pageWindow, toPage } from '../../lib/pagination.ts';
@@ -81,6 +82,12 @@ function catalogModel(catalogs: Catalogs, kind: string, model: string) {
 
 /** A 400 naming the first field of `value` that `schema` refuses, under `prefix`. */
 function checkAgainst(schema: TSchema, value: unknown, prefix: string): void {
+  // The catalog's own schema, with no fields beside its own (a misspelt field would be ignored).
+  const known = (schema as { properties?: Record<string, unknown> }).properties;
+  if (known && typeof value === 'object' && value !== null) {
+    const extra = Object.keys(value).find((key) => !(key in known));
+    if (extra !== undefined) throw invalidField(`${prefix}.${extra}`, 'is not a field of this kind of price');
+  }
   if (Value.Check(schema, value)) return;
   const first = [...Value.Errors(schema, value)][0];
   const path = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
@@ -230,7 +237,11 @@ function checkModelList(catalogs: Catalogs, field: string, entries: string[]): v
     const model = rest.join(':');
     if (!kind || !model) throw invalidField(`${field}.${i}`, 'must be kind:model');
     if (isLiveKind(kind) && lists[kind].some((m) => m.id === model)) return;
-    if (kind === 'voice' || kind === 'image') return; // the voices and the influencer models are listed elsewhere
+    // Models the endpoints name themselves (the influencer image model, motion control, speech...).
+    if (kind === 'image' && model === INFLUENCER_MODEL_ROUTES.id) return;
+    if ((kind === 'video' || kind === 'voice') && ENDPOINT_MODELS[model] !== undefined) return;
+    // The voices: the preset ones and those the operator maps to a vendor's voices.
+    if (kind === 'voice') return;
     throw invalidField(`${field}.${i}`, `'${entry}' is not a model of the model list`);
   });
 }
