@@ -2,7 +2,9 @@
 // through the admin API of one process and applied by another on the same database within a second
 // (LISTEN/NOTIFY), each change an audit row; the catalog stays the base a fresh database uses.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
 interface Quote {
@@ -293,5 +295,40 @@ describe('live configuration across two processes', () => {
     assert.ok(seen.some((e) => e.action === 'model.update' && e.target === `image:${MODEL}`));
     assert.ok(seen.some((e) => e.action === 'alias.delete'));
     assert.equal((await admin('GET', '/admin/v1/audit?cursor=nonsense')).status, 400);
+  });
+
+  test('the admin CLI sets a model, an alias and a team, and reads the audit', async () => {
+    const cli = async (...args: string[]) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['src/cli/admin.ts', ...args], {
+        env: { ...process.env, GMS_URL: a.url, ADMIN_TOKEN: a.adminToken },
+      });
+      return JSON.parse(stdout) as Record<string, unknown> & { data: Array<Record<string, unknown>> };
+    };
+    const set = await cli(
+      'models',
+      'set',
+      'music',
+      'V4_5PLUS',
+      '--price',
+      '{"credits_per_track":7}',
+      '--available',
+      'false',
+    );
+    assert.deepEqual([set.price, set.available], [{ credits_per_track: 7 }, false]);
+    const back = await cli('models', 'set', 'music', 'V4_5PLUS', '--price', 'catalog', '--available', 'catalog');
+    assert.deepEqual(back.override, { price: null, available: null });
+    assert.deepEqual(back.price, back.catalog_price);
+    assert.equal((await cli('aliases', 'set', 'tunes', '--kind', 'music', '--model', 'V4_5PLUS')).model, 'V4_5PLUS');
+    assert.equal((await cli('aliases', 'get', 'tunes')).kind, 'music');
+    assert.ok((await cli('aliases', 'list')).data.some((x) => x.alias === 'tunes'));
+    assert.equal((await cli('aliases', 'delete', 'tunes')).status, 204);
+    const target = await createTeam(a, 10);
+    const changed = await cli('teams', 'set', target.id, '--multiplier', '2', '--deny', 'music:V4_5PLUS');
+    assert.deepEqual([changed.price_multiplier, changed.denied_models], [2, ['music:V4_5PLUS']]);
+    const audit = await cli('audit', '--limit', '2');
+    assert.deepEqual(
+      audit.data.map((e) => e.action),
+      ['team.update', 'alias.delete'],
+    );
   });
 });
