@@ -222,6 +222,23 @@ describe('live configuration across two processes', () => {
       [-5],
     );
     assert.equal(await quote(b, team, MODEL), CATALOG_PRICE, 'other teams pay list prices');
+
+    // Text is settled to the tokens used after the answer: the settled charge is scaled alike.
+    const text = (who: TeamFixture) =>
+      call<{ credits_used: number }>(b, 'POST', '/api/v1/text/generate', {
+        token: who.key,
+        body: { prompt: 'Write a haiku about the sea.', settings: { max_tokens: 4000 } },
+      });
+    const listPrice = await text(team);
+    const scaled = await text(team2);
+    assert.equal(listPrice.status, 200, listPrice.text);
+    assert.equal(scaled.status, 200, scaled.text);
+    assert.equal(scaled.body.credits_used, Math.ceil(Math.round(listPrice.body.credits_used * 1.1 * 1e6) / 1e6));
+    const spent = (await ledger(team2)).reduce(
+      (sum, e) => sum + (e.amount < 0 || e.kind === 'refund' ? e.amount : 0),
+      0,
+    );
+    assert.equal(spent, -5 - scaled.body.credits_used, 'the ledger holds the scaled charge, net of the refund');
   });
 
   test('bad bodies are 400 naming the field (unknown kinds and models 404), and write nothing', async () => {
