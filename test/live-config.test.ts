@@ -107,6 +107,19 @@ describe('live configuration across two processes', () => {
     assert.deepEqual(charges.sort(), [-4, -9].sort(), 'the earlier request keeps the price it was accepted with');
     const listed = (await models(b, team)).find((m) => m.id === MODEL);
     assert.equal(listed?.price.credits, 9, 'the model list shows the price charged');
+    const contractList = await call<Array<{ id: string; category: string; price: unknown }>>(
+      b,
+      'GET',
+      '/api/v1/models/images',
+      {
+        token: team.key,
+      },
+    );
+    assert.deepEqual(
+      contractList.body.find((m) => m.id === MODEL && m.category === 'image')?.price,
+      { credits_per_image: 9 },
+      'so does the contract list of image models',
+    );
 
     const restored = await admin('PATCH', `/admin/v1/models/image/${MODEL}`, { price: null });
     assert.equal(restored.status, 200, restored.text);
@@ -188,6 +201,8 @@ describe('live configuration across two processes', () => {
     assert.equal(refused.status, 403, refused.text);
     assert.equal((await ledger(ruled)).length, 1, 'nothing charged');
     assert.ok(!(await models(b, ruled)).some((m) => m.id === 'flux-1-schnell'), 'absent from its list');
+    const contractList = await call<Array<{ id: string }>>(b, 'GET', '/api/v1/models/images', { token: ruled.key });
+    assert.ok(!contractList.body.some((m) => m.id === 'flux-1-schnell'), 'and from the contract list');
     assert.ok(
       (await models(b, free)).some((m) => m.id === 'flux-1-schnell'),
       'other teams still see it',

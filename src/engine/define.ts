@@ -121,7 +121,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     },
     response: {
       200: endpoint.response,
-      ...errorResponses(400, 401, 402, ...(endpoint.errors ?? []), 409, 422, ...(endpoint.sync ? [500] : [])),
+      // 403: a model the team's rules close to it; 503: a model not available on this service.
+      ...errorResponses(400, 401, 402, 403, ...(endpoint.errors ?? []), 409, 422, ...(endpoint.sync ? [500] : []), 503),
     },
   };
 
