@@ -216,6 +216,12 @@ describe('live configuration across two processes', () => {
     assert.equal(allowed.status, 200, allowed.text);
     await within(1000, async () => (await image(b, ruled, 'flux-1-krea-dev', true)).status === 403);
     assert.equal((await image(b, ruled, MODEL, true)).status, 200);
+    const faces = await call(b, 'POST', '/api/v1/images/generate-face', {
+      token: ruled.key,
+      body: { prompt: 'a face', batch: 2 },
+      headers: { prefer: 'dry-run' },
+    });
+    assert.equal(faces.status, 403, `no face model is open to the team: ${faces.text}`);
     assert.deepEqual(
       (await models(b, ruled)).map((m) => m.id),
       [MODEL],
@@ -264,6 +270,8 @@ describe('live configuration across two processes', () => {
       ['PATCH', `/admin/v1/models/image/${MODEL}`, { price: { credits_per_image: 2, extra: 1 } }, 400, 'price'],
       ['PATCH', `/admin/v1/models/image/${MODEL}`, { available: 'no' }, 400, undefined],
       ['PATCH', `/admin/v1/models/image/${MODEL}`, { colour: 'red' }, 400, undefined],
+      ['PATCH', `/admin/v1/models/image/${MODEL}`, {}, 400, undefined],
+      ['PATCH', `/admin/v1/teams/${team.id}`, {}, 400, undefined],
       ['PATCH', '/admin/v1/models/image/no-such-model', { available: false }, 404, undefined],
       ['PATCH', '/admin/v1/models/hologram/x', { available: false }, 404, undefined],
       ['PUT', '/admin/v1/aliases/nice', { kind: 'image', model: 'no-such-model' }, 400, 'model'],

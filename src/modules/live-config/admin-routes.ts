@@ -45,7 +45,7 @@ const ModelChange = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 const AliasName = Type.String({ pattern: '^[a-zA-Z0-9][a-zA-Z0-9._/-]*[a-zA-Z0-9]$', maxLength: 100 });

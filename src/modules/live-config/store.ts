@@ -113,6 +113,7 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
   private async listen(): Promise<void> {
     const client = new pg.Client({ ...this.pool.options, application_name: 'genmedia-live-config' });
     client.on('notification', () => {
+      if (this.closed) return;
       this.reload().catch((err: unknown) => this.log.warn({ err }, 'live configuration: could not reload'));
     });
     client.on('error', (err) => this.lost(client, err));

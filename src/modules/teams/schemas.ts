@@ -71,5 +71,5 @@ export const UpdateTeamBody = Type.Object(
       Type.Array(ModelRef, { maxItems: 1000, description: 'Models the team may not use (403, not listed to it)' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, minProperties: 1 },
 );
