@@ -337,6 +337,24 @@ describe('live configuration across two processes', () => {
     assert.equal((await admin('GET', '/admin/v1/audit?cursor=nonsense')).status, 400);
   });
 
+  test('a process whose listening connection was lost listens again and catches up with what changed meanwhile', async () => {
+    const killed = await a.pool.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'genmedia-live-config'",
+    );
+    assert.ok(killed.rowCount && killed.rowCount >= 2, 'both processes listen');
+    const changed = await admin('PATCH', `/admin/v1/models/image/${MODEL}`, { price: { credits_per_image: 6 } });
+    assert.equal(changed.status, 200, changed.text);
+    await within(2000, async () => (await quote(b, team, MODEL)) === 6);
+    await within(2000, async () => {
+      const { rows } = await a.pool.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where application_name = 'genmedia-live-config'",
+      );
+      return rows[0]?.n === 2;
+    });
+    assert.equal((await admin('PATCH', `/admin/v1/models/image/${MODEL}`, { price: null })).status, 200);
+    await within(1000, async () => (await quote(b, team, MODEL)) === CATALOG_PRICE);
+  });
+
   test('the admin CLI sets a model, an alias and a team, and reads the audit', async () => {
     const cli = async (...args: string[]) => {
       const { stdout } = await promisify(execFile)(process.execPath, ['src/cli/admin.ts', ...args], {
