@@ -18,6 +18,7 @@ import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts
 import type { SecretBox } from './lib/secret-box.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
+import type { LiveConfig } from './modules/live-config/store.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import type { MediaSigner } from './storage/signed-urls.ts';
 import type { Storage } from './storage/types.ts';
@@ -26,6 +27,8 @@ import type { Storage } from './storage/types.ts';
 export interface Deps {
   config: Config;
   pool: pg.Pool;
+  /** The operator's live changes over the catalog (prices, availability, aliases, team rules). */
+  live: LiveConfig;
   /** Whether the database answers; requests that need it are refused at once while it does not. */
   databaseHealth: DatabaseHealth;
   authenticator: ApiKeyAuthenticator;

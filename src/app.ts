@@ -17,6 +17,7 @@ import healthRoutes from './modules/health/routes.ts';
 import imageRoutes from './modules/images/routes.ts';
 import influencerRoutes from './modules/influencers/routes.ts';
 import { startInstanceHeartbeat } from './modules/instances/service.ts';
+import liveConfigAdminRoutes from './modules/live-config/admin-routes.ts';
 import modelRoutes from './modules/models/routes.ts';
 import model3dRoutes from './modules/models3d/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
@@ -132,6 +133,9 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
     app.log.warn({ err }, 'instance heartbeat failed'),
   );
   app.addHook('onClose', () => heartbeat.stop());
+  // The operator's live changes: read now, and again whenever a process announces one.
+  await deps.live.start(app.log);
+  app.addHook('onClose', () => deps.live.stop());
 
   app.addSchema(ErrorBody);
   app.addSchema(GenerationStatusRecord);
@@ -189,6 +193,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
+  await app.register(liveConfigAdminRoutes);
   await app.register(providerAdminRoutes);
   await app.register(apiKeyAdminRoutes);
   await app.register(creditAdminRoutes);

@@ -16,6 +16,8 @@ import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import { changeCredits, getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
+import { linkLiveConfig } from './modules/live-config/link.ts';
+import { LiveConfig } from './modules/live-config/store.ts';
 import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { resolveWorkspace } from './modules/workspaces/service.ts';
 import { executionContext, operations } from './operations.ts';
@@ -62,9 +64,13 @@ export function createDeps(
   const metrics = createMetricsRegistry();
   const secrets = secretBoxFor(secretsMaterial);
   const mediaSigner = createMediaSigner(secrets, config.publicBaseUrl, config.inputUrlTtlSeconds);
+  // Read from the database when the API starts (buildApp); empty (the catalog as shipped) until then.
+  const live = new LiveConfig(pool);
+  linkLiveConfig(live, catalog, media);
   const deps: Deps = {
     config,
     pool,
+    live,
     databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs, config.databaseTimeouts.connectMs),
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
@@ -88,6 +94,7 @@ export function createDeps(
       completeIdempotencyKey,
       recordClaimedGeneration,
       metrics: createServiceMetrics(metrics, pool),
+      live,
     },
     providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs), {
       comfyWorkflows,

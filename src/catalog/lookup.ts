@@ -18,6 +18,24 @@ export function linkModelUsage(lists: ReadonlyArray<readonly unknown[]>, usage: 
 }
 
 /**
+ * The live layer over a catalog list (the operator's changes made without a restart): the model an
+ * alias names, and a model's price in place of the catalog's. The catalog itself is never edited.
+ */
+export interface LiveModelLayer {
+  /** The model id `id` stands for in the list of `kind` (an alias), or undefined. */
+  aliasOf(kind: string, id: string): string | undefined;
+  /** The price object to use for the model of `kind`, or undefined for the catalog's. */
+  priceOf(kind: string, id: string): Record<string, unknown> | undefined;
+}
+
+const layers = new WeakMap<readonly unknown[], { kind: string; layer: LiveModelLayer }>();
+
+/** Lets `lookupModel` of `list` (the model list's `kind`) apply the live layer. */
+export function linkLiveModels(list: readonly unknown[], kind: string, layer: LiveModelLayer): void {
+  layers.set(list, { kind, layer });
+}
+
+/**
  * The model `id` of `list` (a catalog of `kind`: image, video, music, ...), or its default when
  * `id` is undefined: the one marked default, else the first.
  */
@@ -27,8 +45,13 @@ export function lookupModel<T extends { id: string; default?: boolean }>(
   kind: string,
   field = 'model',
 ): T {
-  const model = id === undefined ? (list.find((m) => m.default) ?? list[0]) : list.find((m) => m.id === id);
-  if (model) return model;
+  const live = layers.get(list);
+  const wanted = id === undefined ? undefined : (live?.layer.aliasOf(live.kind, id) ?? id);
+  const model = wanted === undefined ? (list.find((m) => m.default) ?? list[0]) : list.find((m) => m.id === wanted);
+  if (model) {
+    const price = live?.layer.priceOf(live.kind, model.id);
+    return price === undefined ? model : { ...model, price };
+  }
   const known = list.map((m) => m.id).join(', ');
   const elsewhere = id === undefined ? [] : (usages.get(list)?.(id) ?? []);
   if (elsewhere.length > 0) {

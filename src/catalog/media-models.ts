@@ -140,6 +140,17 @@ export type TextModel = Static<typeof TextModel>;
 export type MusicModel = Static<typeof MusicModel>;
 export type TalkingHeadTemplate = Static<typeof TalkingHeadTemplate>;
 
+/** The price object of each media kind that has one (what a live price override is checked against). */
+export const MEDIA_PRICE_SCHEMAS = {
+  video: VideoModel.properties.price,
+  lipsync: LipsyncModel.properties.price,
+  talking_head: TalkingHeadModel.properties.price,
+  reference_video: ReferenceVideoModel.properties.price,
+  music: MusicModel.properties.price,
+  model_3d: Model3d.properties.price,
+  text: TextModel.properties.price,
+} as const;
+
 /** File, schema and the count the spec gives for each list. */
 const FILES = {
   video: { file: 'video-models.json', schema: VideoModel, count: 29 },

@@ -86,6 +86,9 @@ const ImageModelSchema = Type.Object({
 
 export type ImageModel = Static<typeof ImageModelSchema>;
 
+/** The price object of an image, edit or face model (what a live price override is checked against). */
+export const IMAGE_PRICE_SCHEMA = ImageModelSchema.properties.price;
+
 const IMAGE_FILES = { image: 'image-models.json', edit: 'edit-models.json', face: 'face-models.json' } as const;
 
 /** The expected number of models of each kind (the spec's counts). */

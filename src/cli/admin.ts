@@ -24,13 +24,22 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   providers list                      (each provider, the models it serves, routes cooling down)
   providers check                     (one harmless authenticated call per configured provider)
   generations attempts <generation_id>   (every vendor attempt of a generation's items)
+  teams set <team_id> [--multiplier <n>] [--allow <kind:model,...>] [--deny <kind:model,...>]
+                      (price multiplier; models open to the team; '' empties a list)
+  models get <kind> <model>           (its price and availability now, and what was overridden)
+  models set <kind> <model> [--price <json>|catalog] [--available true|false|catalog]
+  aliases list
+  aliases get <alias>
+  aliases set <alias> --kind <kind> --model <model>
+  aliases delete <alias>
+  audit [--limit <n>] [--cursor <next_cursor>]   (changes made through the admin API, newest first)
 
 Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
 
 class UsageError extends Error {}
 
 interface Request {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
 }
@@ -68,10 +77,35 @@ function jsonFile(path: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** A price object given as JSON, or `catalog` (null: back to the catalog's price). */
+function priceOption(value: string): Record<string, unknown> | null {
+  if (value === 'catalog') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new UsageError('--price must be a JSON object (e.g. \'{"credits_per_image":5}\') or catalog');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError('--price must be a JSON object or catalog');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function availableOption(value: string): boolean | null {
+  if (value === 'catalog') return null;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new UsageError('--available must be true, false or catalog');
+}
+
+/** A comma-separated list of kind:model entries ('' is the empty list). */
+const modelList = (value: string) => value.split(',').filter((entry) => entry !== '');
+
 function query(options: Options): string {
   const params = new URLSearchParams();
   if (options.limit) params.set('limit', options.limit);
   if (options.before) params.set('before', options.before);
+  if (options.cursor) params.set('cursor', options.cursor);
   const s = params.toString();
   return s ? `?${s}` : '';
 }
@@ -130,6 +164,44 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'GET', path: '/admin/v1/providers?check=true' };
     case 'generations attempts':
       return { method: 'GET', path: `/admin/v1/generations/${id('generation id')}/attempts` };
+    case 'teams set': {
+      const body: Record<string, unknown> = {};
+      if (options.multiplier !== undefined) {
+        const n = Number(options.multiplier);
+        if (!Number.isFinite(n) || n <= 0) throw new UsageError('--multiplier must be a number above 0');
+        body.price_multiplier = n;
+      }
+      if (options.allow !== undefined) body.allowed_models = modelList(options.allow);
+      if (options.deny !== undefined) body.denied_models = modelList(options.deny);
+      if (Object.keys(body).length === 0) throw new UsageError('teams set needs --multiplier, --allow or --deny');
+      return { method: 'PATCH', path: `/admin/v1/teams/${id('team id')}`, body };
+    }
+    case 'models get':
+    case 'models set': {
+      const model = words[3];
+      if (!target || !model) throw new UsageError(`models ${action} needs the kind and the model`);
+      const path = `/admin/v1/models/${encodeURIComponent(target)}/${encodeURIComponent(model)}`;
+      if (action === 'get') return { method: 'GET', path };
+      const body: Record<string, unknown> = {};
+      if (options.price !== undefined) body.price = priceOption(options.price);
+      if (options.available !== undefined) body.available = availableOption(options.available);
+      if (Object.keys(body).length === 0) throw new UsageError('models set needs --price or --available');
+      return { method: 'PATCH', path, body };
+    }
+    case 'aliases list':
+      return { method: 'GET', path: '/admin/v1/aliases' };
+    case 'aliases get':
+      return { method: 'GET', path: `/admin/v1/aliases/${id('alias')}` };
+    case 'aliases set':
+      return {
+        method: 'PUT',
+        path: `/admin/v1/aliases/${id('alias')}`,
+        body: { kind: need(options, 'kind'), model: need(options, 'model') },
+      };
+    case 'aliases delete':
+      return { method: 'DELETE', path: `/admin/v1/aliases/${id('alias')}` };
+    case 'audit':
+      return { method: 'GET', path: `/admin/v1/audit${query(options)}` };
     case 'storyboards import':
       return { method: 'POST', path: `/admin/v1/teams/${team()}/storyboards`, body: jsonFile(need(options, 'file')) };
     default:
@@ -158,6 +230,14 @@ async function main(): Promise<number> {
       limit: { type: 'string' },
       before: { type: 'string' },
       file: { type: 'string' },
+      cursor: { type: 'string' },
+      multiplier: { type: 'string' },
+      allow: { type: 'string' },
+      deny: { type: 'string' },
+      price: { type: 'string' },
+      available: { type: 'string' },
+      kind: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,

@@ -4,7 +4,7 @@
 
 import { OperationName } from '../catalog/operation-names.ts';
 import { AppError } from '../lib/errors.ts';
-import type { ExecutableItem, ExecutionContext, GenerationPlan, Operation, VendorWork } from './types.ts';
+import type { ExecutableItem, ExecutionContext, GenerationPlan, LiveRules, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
 export interface ListedModel {
@@ -87,20 +87,58 @@ export function refuseUnservedModels(
   teamId: string,
 ): void {
   const operation = operations[plan.operation];
-  plan.items.forEach((planned, position) => {
-    const item: ExecutableItem = {
-      id: `planned-${position}`,
-      generationId: 'planned',
-      position,
-      type: planned.type,
-      model: planned.model ?? plan.model,
-      teamId,
-      request: plan.input,
-      input: planned.input ?? {},
-      attempt: 1,
-    };
+  plannedItems(plan, teamId).forEach((item) => {
     if (itemRoute(ctx, operation, item) !== 'simulator') return;
     if (simulatorMayMake(ctx, plan.operation, item)) return;
     throw modelUnavailable(listedModelOf(plan.operation, item));
   });
+}
+
+/** The items of a plan as they would run (before any is written). */
+function plannedItems(plan: GenerationPlan, teamId: string): ExecutableItem[] {
+  return plan.items.map((planned, position) => ({
+    id: `planned-${position}`,
+    generationId: 'planned',
+    position,
+    type: planned.type,
+    model: planned.model ?? plan.model,
+    teamId,
+    request: plan.input,
+    input: planned.input ?? {},
+    attempt: 1,
+  }));
+}
+
+/**
+ * The operator's live rules, applied to a plan before a quote, a charge or a row: a model switched
+ * off is refused as unavailable (503 `model_unavailable`), one the team's rules deny is 403, and the
+ * team's price multiplier scales each item's price (rounded up to a whole credit).
+ */
+export function applyLiveRules(live: LiveRules, plan: GenerationPlan, teamId: string): GenerationPlan {
+  const rules = live.teamRules(teamId);
+  for (const item of plannedItems(plan, teamId)) {
+    const listed = listedModelOf(plan.operation, item);
+    if (listed.model === null) continue;
+    if (live.isSwitchedOff(listed.kind, listed.model)) {
+      throw new AppError(
+        'model_unavailable',
+        `Model '${listed.model}' (${listed.kind}) is not available on this service: the operator switched it off ` +
+          '(nothing was charged). Choose a model that GET /api/v1/models lists as available',
+        [{ field: 'model', message: `'${listed.model}' is not available` }],
+      );
+    }
+    const key = `${listed.kind}:${listed.model}`;
+    const allowed =
+      !rules.deniedModels.includes(key) && (rules.allowedModels.length === 0 || rules.allowedModels.includes(key));
+    if (!allowed) {
+      throw new AppError('forbidden', `Model '${listed.model}' (${listed.kind}) is not open to this team`, [
+        { field: 'model', message: `'${listed.model}' is not open to this team` },
+      ]);
+    }
+  }
+  const multiplier = rules.priceMultiplier;
+  if (multiplier === 1) return plan;
+  // Rounded to a millionth first, so that 10 × 1.1 is 11 and not 12.
+  const scale = (price: number) => Math.ceil(Math.round(price * multiplier * 1e6) / 1e6);
+  return { ...plan, items: plan.items.map((item) => ({ ...item, price: scale(item.price) })) };
 }

@@ -6,7 +6,7 @@ import { DRY_RUN, isDryRun } from '../lib/dry-run.ts';
 import { AppError, insufficientCredits } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { isRefusalKind } from '../providers/policy.ts';
-import { refuseUnservedModels } from './availability.ts';
+import { applyLiveRules, refuseUnservedModels } from './availability.ts';
 import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
 import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
@@ -121,7 +121,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     },
     response: {
       200: endpoint.response,
-      ...errorResponses(400, 401, 402, ...(endpoint.errors ?? []), 409, 422, ...(endpoint.sync ? [500] : [])),
+      // 403: a model the team's rules close to it; 503: a model not available on this service.
+      ...errorResponses(400, 401, 402, 403, ...(endpoint.errors ?? []), 409, 422, ...(endpoint.sync ? [500] : []), 503),
     },
   };
 
@@ -140,6 +141,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     let plan: GenerationPlan;
     try {
       plan = await endpoint.plan({ ...deps, inputs }, body, teamId, params);
+      // The operator's live rules: a model switched off or not open to the team, the team's multiplier.
+      plan = applyLiveRules(deps.engine.live, plan, teamId);
       // A model no configured vendor serves, that the simulator may not stand in for, is refused
       // here: before a quote, a charge or a row.
       refuseUnservedModels(deps.work.context(new AbortController().signal), deps.work.operations, plan, teamId);

@@ -54,6 +54,8 @@ export interface EngineServices {
   recordClaimedGeneration(db: Queryable, claim: IdempotencyClaimOf, generationId: string): Promise<void>;
   /** What the engine counts for the process's metrics (after the change it counts is written). */
   metrics: EngineMetrics;
+  /** The operator's live changes the engine applies when it accepts a request. */
+  live: LiveRules;
 }
 
 /**
@@ -295,4 +297,22 @@ export interface Operation<TInput = WorkItem['request']> {
   onCompleted?(db: Queryable, done: CompletedItem<TInput>): Promise<void>;
   /** Runs inside the transaction that records the failure (the refund is already written). */
   onFailed?(db: Queryable, item: ExecutableItem<TInput>, error: string): Promise<void>;
+}
+
+/** A team's model rules and price multiplier, as the operator set them (live, without a restart). */
+export interface TeamModelRules {
+  /** Every price the team is charged and quoted is multiplied by it (rounded up to whole credits). */
+  priceMultiplier: number;
+  /** `kind:model` entries; when not empty, only these may be used. */
+  allowedModels: readonly string[];
+  /** `kind:model` entries the team may not use. */
+  deniedModels: readonly string[];
+}
+
+/** What the operator changed live that the engine applies at accept: availability and team rules. */
+export interface LiveRules {
+  /** Whether the operator took the model (its model-list kind and id) off the service. */
+  isSwitchedOff(kind: string, model: string): boolean;
+  /** The team's rules (the defaults when none were set). */
+  teamRules(teamId: string): TeamModelRules;
 }

@@ -26,7 +26,8 @@ export type IdPrefix =
   | 'dp'
   | 'dpm'
   | 'chk'
-  | 'proc';
+  | 'proc'
+  | 'aud';
 
 /**
  * A new time-ordered id: 48 bits of milliseconds then 80 random bits, 26 base32 characters.

@@ -27,14 +27,14 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (`invalid_request`, with one `details` entry per bad field)',
   401: 'Missing, malformed, unknown or revoked credential (`unauthorized`)',
   402: 'Not enough credits (`insufficient_credits`)',
-  403: 'The workspace belongs to another team (`forbidden`)',
+  403: 'The workspace belongs to another team, or the model is not open to this team (`forbidden`)',
   404: 'Resource not found (`not_found`)',
   409: 'A request with this Idempotency-Key is still in flight (`idempotency_conflict`)',
   413: 'Body larger than the limit (`payload_too_large`)',
   422: 'Rejected content (`media_rejected`, `idempotency_mismatch`)',
   429: 'Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After)',
   500: 'Generation failed or internal error',
-  503: 'The database cannot be reached right now (`service_unavailable`, with Retry-After)',
+  503: 'The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`)',
 };
 
 /** Response schema entries for the error statuses a route can answer with (for validation of docs). */

@@ -8,9 +8,10 @@ import { DEFAULT_LORA_TYPE } from '../../catalog/models.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
 import { planInfluencerImages } from '../influencers/image-plan.ts';
 import { requireReadyInfluencer } from '../influencers/service.ts';
+import { permits } from '../live-config/store.ts';
 import type { EditInput, FaceInput, GenerateInput } from './inputs.ts';
 import type { FaceGenerateBody, ImageEditBody, ImageGenerateBody } from './schemas.ts';
 
@@ -98,11 +99,29 @@ export async function planImageGenerate(
   };
 }
 
-export function planFaceGenerate({ catalog }: Deps, body: Static<typeof FaceGenerateBody>): GenerationPlan {
+export function planFaceGenerate(
+  { catalog, live }: Deps,
+  body: Static<typeof FaceGenerateBody>,
+  teamId: string,
+): GenerationPlan {
   const batch = body.batch ?? 4;
   const seed = body.seed ?? randomSeed();
+  // The face models the operator has not switched off and the team's rules leave open to it, at
+  // their live prices.
+  const on = catalog.face.filter((m) => !live.isSwitchedOff('face', m.id));
+  const rules = live.teamRules(teamId);
+  const open = on.filter((m) => permits(rules, 'face', m.id)).map((m) => lookupModel(catalog.face, m.id, 'face'));
+  if (open.length < batch) {
+    const [code, why] =
+      on.length < batch ? (['model_unavailable', 'available'] as const) : (['forbidden', 'open to this team'] as const);
+    throw new AppError(
+      code,
+      `Only ${open.length} face models are ${why} now; ask for a batch of at most ${open.length}`,
+      [{ field: 'batch', message: `at most ${open.length}` }],
+    );
+  }
   // A seed-determined order of the face models, so a seed always picks the same models.
-  const models = [...catalog.face].sort(
+  const models = open.sort(
     (a, b) => ((hashSeed(a.id) ^ seed) >>> 0) - ((hashSeed(b.id) ^ seed) >>> 0) || a.id.localeCompare(b.id),
   );
   const chosen = models.slice(0, batch);

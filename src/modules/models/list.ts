@@ -7,6 +7,7 @@ import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.t
 import { PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
 import { INFLUENCER_IMAGE_CREDITS } from '../influencers/image-plan.ts';
 import { INFLUENCER_VIDEO_CREDITS_PER_SECOND } from '../influencers/service.ts';
+import { type LiveConfig, permits } from '../live-config/store.ts';
 import { TTS_CREDITS } from '../speech/service.ts';
 import { FAMILY_PRICE, LORA_VIDEO_CREDITS_PER_SECOND, MOTION_CONTROL_CREDITS_PER_SECOND } from '../videos/service.ts';
 import { VOICE_CREDITS } from '../voices/service.ts';
@@ -260,4 +261,33 @@ export function usageHint(entry: ModelListEntry): string {
   if (entry.field === 'model') return `${what}: use ${entry.endpoint}`;
   if (entry.field) return `${what}: give it as ${entry.field} to ${entry.endpoint}`;
   return `${what} that ${entry.endpoint} uses on its own`;
+}
+
+/** The list's `credits` of a catalog price object the operator set (see ModelPrice). */
+function listedCredits(price: Record<string, unknown>): ModelPrice['credits'] {
+  if ('input_per_1k' in price) return { input: Number(price.input_per_1k), output: Number(price.output_per_1k) };
+  const values = Object.values(price);
+  if (values.length === 1 && typeof values[0] === 'number') return values[0];
+  return Object.fromEntries(Object.entries(price).map(([k, v]) => [k, Number(v)]));
+}
+
+/**
+ * The list as a team sees it now: the operator's prices and switched-off models applied, the
+ * aliases beside the models they stand for, and the models the team's rules close to it left out.
+ */
+export function liveModelList(all: readonly ModelListEntry[], live: LiveConfig, teamId: string): ModelListEntry[] {
+  const rules = live.teamRules(teamId);
+  const out: ModelListEntry[] = [];
+  for (const base of all) {
+    if (!permits(rules, base.kind, base.id)) continue;
+    let entry = base;
+    const override = live.override(base.kind, base.id);
+    if (override?.price) entry = { ...entry, price: { ...entry.price, credits: listedCredits(override.price) } };
+    if (override?.available === false) entry = { ...entry, available: false };
+    out.push(entry);
+    for (const alias of live.aliasesOf(base.kind, base.id)) {
+      out.push({ ...entry, id: alias, name: alias, default: false, alias_of: base.id });
+    }
+  }
+  return out;
 }

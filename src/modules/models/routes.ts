@@ -3,9 +3,10 @@ import type { App } from '../../app-types.ts';
 import { linkModelUsage } from '../../catalog/lookup.ts';
 import { simulatorMayServe } from '../../config.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { permits } from '../live-config/store.ts';
 import { speechRoutes } from '../speech/speak.ts';
 import { FAMILY_PRICE } from '../videos/service.ts';
-import { buildModelList, usageHint } from './list.ts';
+import { buildModelList, liveModelList, usageHint } from './list.ts';
 import { MODEL_KINDS, ModelListQuery, ModelListResponse } from './schemas.ts';
 
 const Entry = {
@@ -109,6 +110,17 @@ export default async function modelRoutes(app: App): Promise<void> {
     })),
   ];
 
+  // The two lists of the contract as a team sees them now: the operator's prices, its model rules.
+  const liveEntries = <T extends { id: string; category: string; price: unknown }>(list: T[], teamId: string): T[] => {
+    const rules = app.deps.live.teamRules(teamId);
+    return list
+      .filter((entry) => permits(rules, entry.category, entry.id))
+      .map((entry) => {
+        const price = app.deps.live.priceOf(entry.category, entry.id);
+        return price ? { ...entry, price } : entry;
+      });
+  };
+
   // The one model list (an extension): every kind, the endpoint that takes each model, its price.
   // How each model is served here, fixed at start like the configuration it follows.
   const { providers, config } = app.deps;
@@ -157,7 +169,8 @@ export default async function modelRoutes(app: App): Promise<void> {
     },
     (request) => {
       const { kind } = request.query;
-      return { data: kind === undefined ? all : all.filter((entry) => entry.kind === kind) };
+      const live = liveModelList(all, app.deps.live, request.principal.teamId);
+      return { data: kind === undefined ? live : live.filter((entry) => entry.kind === kind) };
     },
   );
 
@@ -170,7 +183,7 @@ export default async function modelRoutes(app: App): Promise<void> {
         response: { 200: Type.Array(ImageModelEntry), ...errorResponses(401) },
       },
     },
-    () => images,
+    (request) => liveEntries(images, request.principal.teamId),
   );
 
   app.get(
@@ -182,6 +195,6 @@ export default async function modelRoutes(app: App): Promise<void> {
         response: { 200: Type.Array(VideoModelEntry), ...errorResponses(401) },
       },
     },
-    () => videos,
+    (request) => liveEntries(videos, request.principal.teamId),
   );
 }

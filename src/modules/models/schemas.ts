@@ -99,6 +99,12 @@ export const ModelListEntry = Type.Object(
         "Whether the service's built-in simulator makes it here (no configured provider serves it): results are " +
         "stand-in files of the requested shape, and their status records say provider 'simulator'",
     }),
+    alias_of: Type.Optional(
+      Type.String({
+        description:
+          'Present on an alias the operator made: the model it stands for (a request naming the alias is priced and run as that model)',
+      }),
+    ),
   },
   { $id: 'ModelListEntry', title: 'ModelListEntry' },
 );

@@ -3,7 +3,7 @@ import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { getSigningSecret, rotateSigningSecret } from '../webhooks/service.ts';
 import { CreateTeamBody, Pagination, Team, TeamParams, UpdateTeamBody, WebhookSecret } from './schemas.ts';
-import { createTeam, getTeam, listTeams, setTeamCap } from './service.ts';
+import { createTeam, getTeam, listTeams, updateTeam } from './service.ts';
 
 export default async function teamAdminRoutes(app: App): Promise<void> {
   const tags = ['Admin'];
@@ -55,13 +55,22 @@ export default async function teamAdminRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Change a team's settings: its cap of items running at once",
+        summary:
+          "Change a team's settings: its cap of items running at once, its price multiplier and the models open to it",
         params: TeamParams,
         body: UpdateTeamBody,
         response: { 200: Team, ...errorResponses(400, 401, 404) },
       },
     },
-    (request) => setTeamCap(app.deps.pool, app.deps.engine, request.params.team_id, request.body.max_concurrent_items),
+    (request) =>
+      updateTeam(
+        app.deps.pool,
+        app.deps.engine,
+        { catalog: app.deps.catalog, media: app.deps.media },
+        'admin',
+        request.params.team_id,
+        request.body,
+      ),
   );
 
   app.get(

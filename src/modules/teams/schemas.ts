@@ -10,6 +10,11 @@ export const Team = Type.Object(
       description: 'Items it runs at once; null: the service default (TEAM_MAX_CONCURRENT_ITEMS)',
     }),
     running_items: Type.Integer({ description: 'Items running now' }),
+    price_multiplier: Type.Number({ description: 'Every price the team is charged and quoted is multiplied by it' }),
+    allowed_models: Type.Array(Type.String(), {
+      description: 'kind:model entries; when not empty, the only models the team may use',
+    }),
+    denied_models: Type.Array(Type.String(), { description: 'kind:model entries the team may not use' }),
     created_at: Timestamp,
   },
   { $id: 'Team', title: 'Team' },
@@ -33,10 +38,38 @@ export const WebhookSecret = Type.Object({
   secret: Type.String({ description: 'Standard Webhooks signing secret (`whsec_<base64>`)' }),
 });
 
-export const UpdateTeamBody = Type.Object({
-  max_concurrent_items: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
-    description:
-      'Items the team runs at once; more wait in `queued` with their queue_position and start in order as ' +
-      'room frees. null: the service default (TEAM_MAX_CONCURRENT_ITEMS).',
-  }),
+const ModelRef = Type.String({
+  pattern: '^[a-z0-9_]+:[a-zA-Z0-9][a-zA-Z0-9._/-]*$',
+  maxLength: 240,
+  description: 'kind:model, as GET /api/v1/models lists it (e.g. image:flux-dev)',
 });
+
+export const UpdateTeamBody = Type.Object(
+  {
+    max_concurrent_items: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+        description:
+          'Items the team runs at once; more wait in `queued` with their queue_position and start in order as ' +
+          'room frees. null: the service default (TEAM_MAX_CONCURRENT_ITEMS).',
+      }),
+    ),
+    price_multiplier: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1000,
+        description:
+          'Multiplies every price the team is charged and quoted (each item rounded up to whole credits); 1: list prices',
+      }),
+    ),
+    allowed_models: Type.Optional(
+      Type.Array(ModelRef, {
+        maxItems: 1000,
+        description: 'When not empty, the only models the team may use (others are 403 and not listed to it)',
+      }),
+    ),
+    denied_models: Type.Optional(
+      Type.Array(ModelRef, { maxItems: 1000, description: 'Models the team may not use (403, not listed to it)' }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

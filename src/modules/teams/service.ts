@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { changeCredits } from '../credits/service.ts';
+import { type Catalogs, checkTeamRules, type TeamRulesChange, writeTeamRules } from '../live-config/service.ts';
 import * as sql from './sql.ts';
 
 export interface Team {
@@ -16,6 +17,9 @@ export interface Team {
   credits: number;
   max_concurrent_items: number | null;
   running_items: number;
+  price_multiplier: number;
+  allowed_models: string[];
+  denied_models: string[];
   created_at: string;
 }
 
@@ -26,6 +30,9 @@ function toTeam(row: sql.TeamRow): Team {
     credits: row.credits,
     max_concurrent_items: row.max_concurrent_items,
     running_items: row.running_items,
+    price_multiplier: Number(row.price_multiplier),
+    allowed_models: row.allowed_models,
+    denied_models: row.denied_models,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -63,19 +70,27 @@ export async function listTeams(db: Queryable, limit: number, before?: string): 
 }
 
 /**
- * Sets the team's cap of items running at once (null: TEAM_MAX_CONCURRENT_ITEMS); items waiting
- * for room that a higher cap lets in are started now.
+ * Changes a team's settings: its cap of items running at once (null: TEAM_MAX_CONCURRENT_ITEMS;
+ * items waiting for room that a higher cap lets in are started now) and its live rules (price multiplier, allowed
+ * and denied models), checked before anything is written, with an audit row for the rules.
  */
-export async function setTeamCap(
+export async function updateTeam(
   pool: pg.Pool,
   services: EngineServices,
+  catalogs: Catalogs,
+  actor: string,
   teamId: string,
-  cap: number | null,
+  change: TeamRulesChange & { max_concurrent_items?: number | null },
 ): Promise<Team> {
+  checkTeamRules(catalogs, change);
   return withTransaction(pool, async (client) => {
-    const row = await sql.updateTeamCap(client, teamId, cap);
+    if (change.max_concurrent_items !== undefined) {
+      if (!(await sql.updateTeamCap(client, teamId, change.max_concurrent_items))) throw notFound('Team', teamId);
+      await startWaitingItems(client, teamId, services.teamMaxConcurrentItems);
+    }
+    await writeTeamRules(client, actor, teamId, change);
+    const row = await sql.selectTeam(client, teamId);
     if (!row) throw notFound('Team', teamId);
-    await startWaitingItems(client, teamId, services.teamMaxConcurrentItems);
     return toTeam(row);
   });
 }

@@ -6,10 +6,14 @@ export interface TeamRow {
   credits: number;
   max_concurrent_items: number | null;
   running_items: number;
+  price_multiplier: string;
+  allowed_models: string[];
+  denied_models: string[];
   created_at: Date;
 }
 
-const COLUMNS = 'id, name, credits, max_concurrent_items, running_items, created_at';
+const COLUMNS =
+  'id, name, credits, max_concurrent_items, running_items, price_multiplier::text, allowed_models, denied_models, created_at';
 
 export async function insertTeam(db: Queryable, id: string, name: string, webhookSecret: string): Promise<TeamRow> {
   const { rows } = await db.query<TeamRow>(

@@ -8,5 +8,7 @@ export const TextInput = Type.Object({
   temperature: Type.Number(),
   max_tokens: Type.Integer(),
   price: Type.Object({ input_per_1k: Type.Number(), output_per_1k: Type.Number() }),
+  /** The team's price multiplier when the request was accepted (absent: 1); the settled cost is scaled by it. */
+  price_multiplier: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
 });
 export type TextInput = Static<typeof TextInput>;

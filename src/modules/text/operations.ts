@@ -38,7 +38,12 @@ const settleText = (item: ExecutableItem<TextInput>, output: ProviderOutput, cha
     completion_tokens: count(reported?.completion_tokens),
     total_tokens: count(reported?.total_tokens) || count(reported?.prompt_tokens) + count(reported?.completion_tokens),
   };
-  const cost = reported ? tokenCredits(usage.prompt_tokens, usage.completion_tokens, r.price) : undefined;
+  const multiplier = r.price_multiplier ?? 1;
+  const cost = reported
+    ? Math.ceil(
+        Math.round(tokenCredits(usage.prompt_tokens, usage.completion_tokens, r.price) * multiplier * 1e6) / 1e6,
+      )
+    : undefined;
   const credits = cost === undefined ? charged : Math.min(cost, charged);
   return {
     actualCredits: credits,

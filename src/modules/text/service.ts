@@ -37,7 +37,11 @@ export const TextGenerateResponse = Type.Object({
   credits_used: Type.Number({ description: 'Net charge after the unused part is refunded' }),
 });
 
-export function planTextGenerate({ media }: Deps, body: Static<typeof TextGenerateBody>): GenerationPlan {
+export function planTextGenerate(
+  { media, live }: Deps,
+  body: Static<typeof TextGenerateBody>,
+  teamId: string,
+): GenerationPlan {
   const model = lookupModel(media.text, body.model, 'text');
   const s = body.settings ?? {};
   const maxTokens = Math.min(s.max_tokens ?? 16_000, model.max_output_tokens);
@@ -49,6 +53,7 @@ export function planTextGenerate({ media }: Deps, body: Static<typeof TextGenera
       [{ field: 'prompt', message: 'is too long for the model' }],
     );
   }
+  const multiplier = live.teamRules(teamId).priceMultiplier;
   return {
     operation: OperationName.textGenerate,
     model: model.id,
@@ -58,6 +63,8 @@ export function planTextGenerate({ media }: Deps, body: Static<typeof TextGenera
       temperature: s.temperature ?? 0.7,
       max_tokens: maxTokens,
       price: model.price,
+      // The engine scales the charge by the team's multiplier; the settled cost is scaled alike.
+      ...(multiplier === 1 ? {} : { price_multiplier: multiplier }),
     } satisfies TextInput,
     items: [{ type: 'text', price: tokenCredits(promptTokens + 16, maxTokens, model.price) }],
     estimatedSeconds: model.estimated_seconds,

@@ -1,0 +1,163 @@
+// The live configuration of one process: the operator's model overrides, aliases and team rules,
+// read from PostgreSQL at start and kept in memory. Every change is written in a transaction that
+// also sends NOTIFY on `live_config` (sql.ts); each process LISTENs on one connection of its own
+// and reads the whole (small) configuration again when told, so a change applies everywhere within
+// moments of its commit. After a lost connection it listens again with backoff and reloads, since
+// changes made meanwhile were not heard. The catalog stays the base: these are applied on lookup.
+import pg from 'pg';
+import type { LiveModelLayer } from '../../catalog/lookup.ts';
+import type { LiveRules, TeamModelRules } from '../../engine/types.ts';
+import * as sql from './sql.ts';
+
+const RELISTEN_MIN_MS = 250;
+const RELISTEN_MAX_MS = 10_000;
+
+const DEFAULT_RULES: TeamModelRules = { priceMultiplier: 1, allowedModels: [], deniedModels: [] };
+
+/** Whether a team's rules let it use the model `kind:model`. */
+export function permits(rules: TeamModelRules, kind: string, model: string): boolean {
+  const key = `${kind}:${model}`;
+  if (rules.deniedModels.includes(key)) return false;
+  return rules.allowedModels.length === 0 || rules.allowedModels.includes(key);
+}
+
+export interface LiveModelOverride {
+  price: Record<string, unknown> | null;
+  available: boolean | null;
+}
+
+interface Snapshot {
+  models: Map<string, LiveModelOverride>;
+  aliases: Map<string, { kind: string; model: string }>;
+  teams: Map<string, TeamModelRules>;
+}
+
+const empty = (): Snapshot => ({ models: new Map(), aliases: new Map(), teams: new Map() });
+
+export class LiveConfig implements LiveModelLayer, LiveRules {
+  private state: Snapshot = empty();
+  private client: pg.Client | undefined;
+  private closed = false;
+  private relistenMs = RELISTEN_MIN_MS;
+  private reloading: Promise<void> | undefined;
+  private again = false;
+  private readonly pool: pg.Pool;
+  private log: { warn(obj: object, msg: string): void } = { warn: () => undefined };
+
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  /** Listens, then reads the configuration (a change between the two is heard). */
+  async start(log: { warn(obj: object, msg: string): void }): Promise<void> {
+    this.log = log;
+    this.closed = false;
+    await this.listen();
+    await this.reload();
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  /** Reads the whole configuration again; a request for another read while one runs runs once after it. */
+  reload(): Promise<void> {
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      try {
+        do {
+          this.again = false;
+          this.state = await read(this.pool);
+        } while (this.again);
+      } finally {
+        this.reloading = undefined;
+      }
+    })();
+    return this.reloading;
+  }
+
+  aliasOf(kind: string, id: string): string | undefined {
+    const alias = this.state.aliases.get(id);
+    return alias && alias.kind === kind ? alias.model : undefined;
+  }
+
+  priceOf(kind: string, id: string): Record<string, unknown> | undefined {
+    return this.state.models.get(`${kind}:${id}`)?.price ?? undefined;
+  }
+
+  override(kind: string, id: string): LiveModelOverride | undefined {
+    return this.state.models.get(`${kind}:${id}`);
+  }
+
+  /** The aliases of the model `kind:id`. */
+  aliasesOf(kind: string, id: string): string[] {
+    const out: string[] = [];
+    for (const [alias, target] of this.state.aliases) if (target.kind === kind && target.model === id) out.push(alias);
+    return out.sort();
+  }
+
+  isSwitchedOff(kind: string, model: string): boolean {
+    return this.state.models.get(`${kind}:${model}`)?.available === false;
+  }
+
+  teamRules(teamId: string): TeamModelRules {
+    return this.state.teams.get(teamId) ?? DEFAULT_RULES;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ ...this.pool.options, application_name: 'genmedia-live-config' });
+    client.on('notification', () => {
+      if (this.closed) return;
+      this.reload().catch((err: unknown) => this.log.warn({ err }, 'live configuration: could not reload'));
+    });
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client, undefined));
+    await client.connect();
+    await client.query(`listen ${sql.LIVE_CONFIG_CHANNEL}`);
+    this.client = client;
+    this.relistenMs = RELISTEN_MIN_MS;
+  }
+
+  private lost(client: pg.Client, err: Error | undefined): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    this.log.warn({ err }, 'live configuration: the listening connection was lost; listening again');
+    const retry = () => {
+      if (this.closed) return;
+      this.listen()
+        .then(() => this.reload())
+        .catch(() => {
+          this.relistenMs = Math.min(this.relistenMs * 2, RELISTEN_MAX_MS);
+          setTimeout(retry, this.relistenMs).unref();
+        });
+    };
+    setTimeout(retry, this.relistenMs).unref();
+  }
+}
+
+async function read(pool: pg.Pool): Promise<Snapshot> {
+  const snapshot = empty();
+  const [models, aliases, teams] = await Promise.all([
+    sql.selectOverrides(pool),
+    sql.selectAliases(pool),
+    sql.selectTeamRules(pool),
+  ]);
+  for (const m of models) snapshot.models.set(`${m.kind}:${m.model}`, { price: m.price, available: m.available });
+  for (const a of aliases) snapshot.aliases.set(a.alias, { kind: a.kind, model: a.model });
+  for (const t of teams) {
+    snapshot.teams.set(t.id, {
+      priceMultiplier: Number(t.price_multiplier),
+      allowedModels: t.allowed_models,
+      deniedModels: t.denied_models,
+    });
+  }
+  return snapshot;
+}
