@@ -24,6 +24,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   providers list                      (each provider, the models it serves, routes cooling down)
   providers check                     (one harmless authenticated call per configured provider)
   generations attempts <generation_id>   (every vendor attempt of a generation's items)
+  reports margin --from <ISO time> --to <ISO time> [--group-by model|vendor|team] [--csv]
+                                      (revenue against vendor cost in US dollars; --csv prints CSV)
 
 Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
 
@@ -35,11 +37,11 @@ interface Request {
   body?: Record<string, unknown>;
 }
 
-type Options = Record<string, string | undefined>;
+type Options = Record<string, string | boolean | undefined>;
 
 function need(options: Options, name: string): string {
   const value = options[name];
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 
@@ -70,8 +72,8 @@ function jsonFile(path: string): Record<string, unknown> {
 
 function query(options: Options): string {
   const params = new URLSearchParams();
-  if (options.limit) params.set('limit', options.limit);
-  if (options.before) params.set('before', options.before);
+  if (typeof options.limit === 'string' && options.limit) params.set('limit', options.limit);
+  if (typeof options.before === 'string' && options.before) params.set('before', options.before);
   const s = params.toString();
   return s ? `?${s}` : '';
 }
@@ -91,7 +93,7 @@ function toRequest(words: string[], options: Options): Request {
         path: '/admin/v1/teams',
         body: {
           name: need(options, 'name'),
-          ...(options.credits !== undefined ? { credits: integer(options.credits, 'credits') } : {}),
+          ...(typeof options.credits === 'string' ? { credits: integer(options.credits, 'credits') } : {}),
         },
       };
     case 'teams list':
@@ -130,6 +132,15 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'GET', path: '/admin/v1/providers?check=true' };
     case 'generations attempts':
       return { method: 'GET', path: `/admin/v1/generations/${id('generation id')}/attempts` };
+    case 'reports margin': {
+      const params = new URLSearchParams({
+        from: need(options, 'from'),
+        to: need(options, 'to'),
+        group_by: typeof options['group-by'] === 'string' ? options['group-by'] : 'model',
+        ...(options.csv ? { format: 'csv' } : {}),
+      });
+      return { method: 'GET', path: `/admin/v1/reports/margin?${params}` };
+    }
     case 'storyboards import':
       return { method: 'POST', path: `/admin/v1/teams/${team()}/storyboards`, body: jsonFile(need(options, 'file')) };
     default:
@@ -158,6 +169,10 @@ async function main(): Promise<number> {
       limit: { type: 'string' },
       before: { type: 'string' },
       file: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'group-by': { type: 'string' },
+      csv: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -179,6 +194,10 @@ async function main(): Promise<number> {
     body: request.body ? JSON.stringify(request.body) : undefined,
   });
   const text = await response.text();
+  if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/csv')) {
+    process.stdout.write(text);
+    return 0;
+  }
   const output = text
     ? JSON.stringify(JSON.parse(text), null, 2)
     : JSON.stringify({ ok: true, status: response.status });
