@@ -234,6 +234,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/reports/margin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue against vendor cost, by model, vendor or team
+         * @description Over the generations created in [from, to): credits net of refunds, their revenue at CREDIT_VALUE_USD (null, with the margin, when it is unset), the vendor cost in US dollars recorded on their attempts (and their sub-work's), and the attempts whose cost is unknown (`unpriced_attempts`: not in the cost, not free). `negative` lists the rows whose margin is below 0. With `format=csv`: a header row `key,generations,credits,revenue_usd,vendor_cost_usd,margin_usd,unpriced_attempts`, one row per key.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format?: "json" | "csv";
+                    /** @description Start of the range (ISO 8601, inclusive): generations created from then */
+                    from: string;
+                    group_by: "model" | "vendor" | "team";
+                    /** @description End of the range (ISO 8601, exclusive) */
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The report */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What one credit is worth (CREDIT_VALUE_USD); null when unset */
+                            credit_value_usd: number | null;
+                            from: string;
+                            group_by: string;
+                            /** @description The rows whose margin is below 0 */
+                            negative: {
+                                /** @description Credits charged net of refunds */
+                                credits: number;
+                                generations: number;
+                                /** @description The model id, the vendor (provider id) or the team id */
+                                key: string;
+                                /** @description revenue_usd − vendor_cost_usd; null when CREDIT_VALUE_USD is unset */
+                                margin_usd: number | null;
+                                /** @description credits × credit_value_usd; null when CREDIT_VALUE_USD is unset */
+                                revenue_usd: number | null;
+                                /** @description Vendor attempts whose cost is unknown (not in vendor_cost_usd: not free, unpriced) */
+                                unpriced_attempts: number;
+                                /** @description The sum of the priced vendor attempts, in US dollars */
+                                vendor_cost_usd: number;
+                            }[];
+                            rows: {
+                                /** @description Credits charged net of refunds */
+                                credits: number;
+                                generations: number;
+                                /** @description The model id, the vendor (provider id) or the team id */
+                                key: string;
+                                /** @description revenue_usd − vendor_cost_usd; null when CREDIT_VALUE_USD is unset */
+                                margin_usd: number | null;
+                                /** @description credits × credit_value_usd; null when CREDIT_VALUE_USD is unset */
+                                revenue_usd: number | null;
+                                /** @description Vendor attempts whose cost is unknown (not in vendor_cost_usd: not free, unpriced) */
+                                unpriced_attempts: number;
+                                /** @description The sum of the priced vendor attempts, in US dollars */
+                                vendor_cost_usd: number;
+                            }[];
+                            to: string;
+                        };
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/teams": {
         parameters: {
             query?: never;
