@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { Browser } from './console-helpers.ts';
 import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { type FakeMeshy, startFakeMeshy } from './fakes/meshy.ts';
@@ -270,6 +271,37 @@ describe('the margin report', () => {
       assert.match(err.stderr, /--from is required/);
       return true;
     });
+  });
+
+  test('the operator console shows the report with a bar chart of revenue against cost per row', async () => {
+    const browser = new Browser(server);
+    assert.equal((await browser.signIn(server.adminToken)).status, 303);
+    const day = (iso: string) => iso.slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const shown = await browser.request(
+      'GET',
+      `/console/operator/margin?from=${day(from)}&to=${day(tomorrow)}&group_by=model`,
+    );
+    assert.equal(shown.status, 200, shown.text);
+    const json = await report(`from=${day(from)}&to=${day(tomorrow)}&group_by=model`);
+    assert.equal(json.status, 200, json.text);
+    for (const row of json.body.rows) {
+      assert.match(shown.text, new RegExp(`<td>${row.key.replace(/[.]/g, '\\.')}</td>\\s*<td>${row.generations}</td>`));
+      assert.match(shown.text, new RegExp(`<title>${row.key.replace(/[.]/g, '\\.')} revenue</title>`));
+      assert.match(shown.text, new RegExp(`<title>${row.key.replace(/[.]/g, '\\.')} vendor cost</title>`));
+    }
+    assert.match(shown.text, /<svg id="margin-chart" role="img"/);
+    assert.match(shown.text, /<p id="negative">Below cost: [^<]*<strong>meshy-5<\/strong>/);
+    assert.match(shown.text, /One credit is worth \$0\.01\./);
+    // A refused range is shown with the API's words, under its status.
+    const refused = await browser.request('GET', `/console/operator/margin?from=${day(tomorrow)}&to=${day(from)}`);
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /must be after from/);
+    // A team's session does not open it.
+    const teamBrowser = new Browser(server);
+    await teamBrowser.signIn(studio.key);
+    const forbidden = await teamBrowser.request('GET', '/console/operator/margin');
+    assert.notEqual(forbidden.status, 200);
   });
 
   test('bad input is 400 with the field named; the report is the admin’s only', async () => {
