@@ -11,6 +11,7 @@ import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts'
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { type FakeMeshy, startFakeMeshy } from './fakes/meshy.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
+import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type ErrorReply, waitForGeneration } from './media-helpers.ts';
 
@@ -358,5 +359,88 @@ describe('the margin report', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the margin of Replicate work', () => {
+  let replicate: FakeReplicate;
+  let server: TestServer;
+  let team: TeamFixture;
+  const H100_USD_PER_SECOND = 0.001525;
+
+  before(async () => {
+    replicate = await startFakeReplicate();
+    server = await startTestServer({
+      env: {
+        REPLICATE_API_TOKEN: replicate.token,
+        REPLICATE_BASE_URL: replicate.url,
+        // FLUX dev with a LoRA runs on an H100; SDXL's hardware is not named (its cost is unknown).
+        REPLICATE_MODEL_HARDWARE: JSON.stringify({ 'black-forest-labs/flux-dev-lora': 'gpu-h100' }),
+        CREDIT_VALUE_USD: '0.005',
+        VENDOR_POLL_MIN_MS: '100',
+        VENDOR_POLL_MAX_MS: '1000',
+      },
+    });
+    team = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await server?.close();
+    await replicate?.close();
+  });
+
+  test('a prediction costs its predict time at its hardware’s price; one on unnamed hardware is unpriced', async () => {
+    const from = new Date(Date.now() - 60_000).toISOString();
+    const credits: Record<string, number> = {};
+    for (const [model, batch] of [
+      ['flux-1-dev', 3],
+      ['sdxl', 1],
+    ] as const) {
+      const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt: 'a lighthouse at dusk', model, batch },
+      });
+      assert.equal(created.status, 200, created.text);
+      const done = await waitForGeneration(server, team.key, created.body.generation_id, 60_000);
+      assert.equal(done.status, 'completed', JSON.stringify(done.items));
+      credits[model] = done.credits_used;
+    }
+    assert.deepEqual(
+      replicate.submissions.map((s) => s.path).sort(),
+      [
+        '/v1/models/black-forest-labs/flux-dev-lora/predictions',
+        '/v1/models/black-forest-labs/flux-dev-lora/predictions',
+        '/v1/models/black-forest-labs/flux-dev-lora/predictions',
+        '/v1/predictions',
+      ],
+      'every image went to Replicate',
+    );
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const r = await call<MarginReport>(server, 'GET', `/admin/v1/reports/margin?from=${from}&to=${to}&group_by=model`, {
+      token: server.adminToken,
+    });
+    assert.equal(r.status, 200, r.text);
+    const flux = r.body.rows.find((row) => row.key === 'flux-1-dev');
+    // The fake's predictions each say metrics.predict_time 1.25 s.
+    close(flux?.vendor_cost_usd ?? Number.NaN, 3 * 1.25 * H100_USD_PER_SECOND, 'flux cost');
+    assert.equal(flux?.unpriced_attempts, 0);
+    close(
+      flux?.margin_usd ?? Number.NaN,
+      (credits['flux-1-dev'] ?? 0) * 0.005 - 3 * 1.25 * H100_USD_PER_SECOND,
+      'flux margin',
+    );
+    const sdxl = r.body.rows.find((row) => row.key === 'sdxl');
+    assert.equal(sdxl?.vendor_cost_usd, 0);
+    assert.equal(sdxl?.unpriced_attempts, 1);
+    const attempts = await call<Array<{ cost: number | null }>>(
+      server,
+      'GET',
+      `/admin/v1/generations/${(await server.pool.query<{ id: string }>("select id from generations where model = 'sdxl'")).rows[0]?.id}/attempts`,
+      { token: server.adminToken },
+    );
+    assert.deepEqual(
+      attempts.body.map((a) => a.cost),
+      [null],
+      'an unknown cost is recorded as null, never 0',
+    );
   });
 });
