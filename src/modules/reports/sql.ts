@@ -29,9 +29,9 @@ const COST_KEY: Record<MarginGroup, string> = {
 /**
  * Revenue and vendor cost of the generations created in [from, to), grouped. Credits are net of
  * refunds (charged minus refunded); under `vendor` a generation's net credits are shared among its
- * items by price. Cost is the sum of the recorded attempts' cost (US dollars) of those generations
- * and of their sub-work (the speech an item needed), counted with the item that needed it; an
- * attempt of unknown cost is counted in `unpriced_attempts` (the simulator's never are, nor a
+ * items in proportion to their prices. Cost is the sum of the recorded attempts' cost (US dollars)
+ * of those generations and of their sub-work (the speech an item needed), counted with the item
+ * that needed it; an attempt of unknown cost is counted in `unpriced_attempts` (the simulator's never are, nor a
  * submit the vendor refused). All sums are numeric: exact to the vendor's figures.
  */
 export async function selectMargin(
@@ -43,10 +43,14 @@ export async function selectMargin(
 ): Promise<MarginRow[]> {
   const revenue =
     group === 'vendor'
-      ? `select ${REVENUE_KEY.vendor} as key, count(distinct g.id)::int as generations,
-           sum(case when g.credits_charged = 0 then 0
-                    else i.price::numeric * (g.credits_charged - g.credits_refunded) / g.credits_charged end) as credits
-         from gens g join generation_items i on i.generation_id = g.id
+      ? `select key, count(distinct generation_id)::int as generations,
+           sum(case when prices = 0 then 0 else price::numeric * net / prices end) as credits
+         from (
+           select ${REVENUE_KEY.vendor} as key, g.id as generation_id, i.price,
+             g.credits_charged - g.credits_refunded as net,
+             sum(i.price) over (partition by g.id) as prices
+           from gens g join generation_items i on i.generation_id = g.id
+         ) shares
          group by 1`
       : `select ${REVENUE_KEY[group]} as key, count(*)::int as generations,
            sum(g.credits_charged - g.credits_refunded)::numeric as credits
