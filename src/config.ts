@@ -304,7 +304,7 @@ export interface Config {
     cooldown: { after: number; seconds: number };
     /**
      * What the operator pays, in US dollars, for one completed job of a route whose vendor reports
-     * no cost of its own (fal, ComfyUI), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
+     * no cost of its own (fal, ComfyUI, Suno), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
      */
     unitPricesUsd: Readonly<Record<string, number>>;
     fal: { key: string | undefined; queueUrl: string; jwksUrl: string; requestTimeoutS: number };

@@ -12,6 +12,7 @@ import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { type FakeMeshy, startFakeMeshy } from './fakes/meshy.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
 import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
+import { type FakeSuno, startFakeSuno } from './fakes/suno.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type ErrorReply, waitForGeneration } from './media-helpers.ts';
 
@@ -34,6 +35,7 @@ const CREDIT_VALUE_USD = 0.01;
 const USD_PER_1K_CHARS = 0.3;
 const MESHY_USD_PER_CREDIT = 1;
 const SCHNELL_USD = 0.003;
+const SONG_USD = 0.06;
 const TEXT_MODEL = 'openai/gpt-4o-mini';
 const VOICE = 'JBFqnCBsd6RMkjVDRZzb';
 
@@ -44,6 +46,7 @@ describe('the margin report', () => {
   let chat: FakeOpenAiCompatible;
   let el: FakeElevenLabs;
   let meshy: FakeMeshy;
+  let suno: FakeSuno;
   let server: TestServer;
   let studio: TeamFixture;
   let agency: TeamFixture;
@@ -53,11 +56,12 @@ describe('the margin report', () => {
   const runs: Array<{ team: string; model: string; vendor: string; credits: number; cost: number | null }> = [];
 
   before(async () => {
-    [fal, chat, el, meshy] = await Promise.all([
+    [fal, chat, el, meshy, suno] = await Promise.all([
       startFakeFal(),
       startFakeOpenAiCompatible({ apiKey: 'sk-or-1' }),
       startFakeElevenLabs(),
       startFakeMeshy(),
+      startFakeSuno(),
     ]);
     server = await startTestServer({
       env: {
@@ -73,7 +77,10 @@ describe('the margin report', () => {
         MESHY_API_KEY: meshy.apiKey,
         MESHY_BASE_URL: meshy.url,
         MESHY_USD_PER_CREDIT: String(MESHY_USD_PER_CREDIT),
-        VENDOR_UNIT_PRICES_USD: JSON.stringify({ 'fal fal-ai/flux/schnell': SCHNELL_USD }),
+        SUNO_API_KEY: suno.apiKey,
+        SUNO_BASE_URL: suno.url,
+        // fal and Suno report no cost: the operator's price per completed job.
+        VENDOR_UNIT_PRICES_USD: JSON.stringify({ 'fal fal-ai/flux/schnell': SCHNELL_USD, 'suno V4_5PLUS': SONG_USD }),
         CREDIT_VALUE_USD: String(CREDIT_VALUE_USD),
         VENDOR_POLL_MIN_MS: '100',
         VENDOR_POLL_MAX_MS: '1000',
@@ -156,11 +163,31 @@ describe('the margin report', () => {
         cost,
       });
     }
+    // A song on Suno (sunoapi.org says no credits used): the operator's unit price per job.
+    const song = await call<{ generation_id: string }>(server, 'POST', '/api/v1/music/generate', {
+      token: agency.key,
+      body: {
+        title: 'Harbour Lights',
+        style: 'warm indie folk',
+        lyrics: '[Verse]\nThe boats come home',
+        model: 'V4_5PLUS',
+      },
+    });
+    assert.equal(song.status, 200, song.text);
+    const sung = await waitForGeneration(server, agency.key, song.body.generation_id, 60_000);
+    assert.equal(sung.status, 'completed', JSON.stringify(sung.items));
+    runs.push({
+      team: agency.id,
+      model: 'V4_5PLUS',
+      vendor: 'suno',
+      credits: sung.credits_used,
+      cost: sung.completed_items * SONG_USD,
+    });
     to = new Date(Date.now() + 60_000).toISOString();
   });
   after(async () => {
     await server?.close();
-    await Promise.all([fal?.close(), chat?.close(), el?.close(), meshy?.close()]);
+    await Promise.all([fal?.close(), chat?.close(), el?.close(), meshy?.close(), suno?.close()]);
   });
 
   const report = (query: string) =>

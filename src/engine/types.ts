@@ -178,7 +178,7 @@ export interface ExecutionContext {
   vendorVoiceIds: Readonly<Record<string, string>>;
   /**
    * What the operator pays (US dollars) for one completed job of a route whose vendor reports no
-   * cost (fal, ComfyUI), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
+   * cost (fal, ComfyUI, Suno), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
    */
   vendorUnitPricesUsd: Readonly<Record<string, number>>;
   /**
