@@ -10280,7 +10280,7 @@ export interface components {
         };
         /** ProviderAttempt */
         ProviderAttempt: {
-            /** @description What the vendor said the work cost, when it said */
+            /** @description What the work cost in US dollars, from the vendor's answer at the operator's rates (docs/operating.md); null when unknown (never 0 for unknown) */
             cost: number | null;
             endpoint: string;
             error: string | null;
