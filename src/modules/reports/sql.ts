@@ -1,5 +1,8 @@
 import type { Queryable } from '../../db/pool.ts';
 
+/** The provider id the simulator's attempts are recorded under: the service itself, not a vendor. */
+const SIMULATOR = 'simulator';
+
 /** What the margin report is grouped by. */
 export type MarginGroup = 'model' | 'vendor' | 'team';
 
@@ -73,7 +76,7 @@ export async function selectMargin(
        from item_attempts a
        join owned o on o.generation_id = a.generation_id
        join gens g on g.id = o.owner_id
-       where a.provider <> 'simulator'
+       where a.provider <> $4::text
        group by 1
      ), joined as (
        select coalesce(r.key, c.key) as key, coalesce(r.generations, 0) as generations,
@@ -86,7 +89,7 @@ export async function selectMargin(
        (credits * $3::numeric - cost)::float8 as margin_usd,
        unpriced as unpriced_attempts
      from joined order by key`,
-    [from, to, creditValueUsd === null ? null : String(creditValueUsd)],
+    [from, to, creditValueUsd === null ? null : String(creditValueUsd), SIMULATOR],
   );
   return rows;
 }
