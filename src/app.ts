@@ -24,6 +24,7 @@ import musicRoutes from './modules/music/routes.ts';
 import openAiRoutes from './modules/openai/routes.ts';
 import paymentsRoutes from './modules/payments/routes.ts';
 import providerWebhookRoutes from './modules/provider-webhooks/routes.ts';
+import reportAdminRoutes from './modules/reports/admin-routes.ts';
 import speechRoutes from './modules/speech/routes.ts';
 import storyboardsRoutes from './modules/storyboards/routes.ts';
 import teamAdminRoutes from './modules/teams/admin-routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   await app.register(teamAdminRoutes);
   await app.register(liveConfigAdminRoutes);
   await app.register(providerAdminRoutes);
+  await app.register(reportAdminRoutes);
   await app.register(apiKeyAdminRoutes);
   await app.register(creditAdminRoutes);
   await app.register(workspaceAdminRoutes);

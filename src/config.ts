@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 import Value from 'typebox/value';
 import type { ComfyModelWorkflows } from './catalog/operator-routes.ts';
+import { REPLICATE_HARDWARE_USD_PER_SECOND } from './catalog/replicate-hardware.ts';
 import { PRESET_VOICES } from './catalog/voices.ts';
 import type { DatabaseTimeouts } from './db/pool.ts';
 
@@ -84,6 +85,7 @@ const EnvSchema = Type.Object({
   REPLICATE_API_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   REPLICATE_BASE_URL: Type.String({ pattern: '^https?://[^/]+/?$', default: 'https://api.replicate.com' }),
   REPLICATE_WEBHOOK_SECRET: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]+$' })),
+  REPLICATE_MODEL_HARDWARE: Type.Optional(Type.String({ minLength: 2 })),
   COMFYUI_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
   COMFYUI_HEADERS: Type.Optional(Type.String({ minLength: 2 })),
   COMFYUI_WORKFLOWS_DIR: Type.Optional(Type.String({ minLength: 1 })),
@@ -94,10 +96,14 @@ const EnvSchema = Type.Object({
   ELEVENLABS_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   ELEVENLABS_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.elevenlabs.io' }),
   ELEVENLABS_VOICE_MAP: Type.Optional(Type.String({ minLength: 2 })),
+  ELEVENLABS_USD_PER_1K_CHARS: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
   MESHY_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   MESHY_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.meshy.ai' }),
+  MESHY_USD_PER_CREDIT: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
   SUNO_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   SUNO_BASE_URL: Type.String({ pattern: '^https?://[^/]+(/.*)?$', default: 'https://api.sunoapi.org' }),
+  VENDOR_UNIT_PRICES_USD: Type.Optional(Type.String({ minLength: 2 })),
+  CREDIT_VALUE_USD: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })),
   VENDOR_HTTP_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 90_000 }),
   VENDOR_POLL_MIN_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1000 }),
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
@@ -264,6 +270,11 @@ export interface Config {
    * `none` or `full`. Work no vendor had started is always refunded in full.
    */
   cancelRefund: 'none' | 'full';
+  /**
+   * What one credit is worth in US dollars (what a team pays for it): the margin report's revenue
+   * is credits × this; undefined: unset, the report answers its revenue and margin as null.
+   */
+  creditValueUsd: number | undefined;
   /** Console sign-in sessions: they end after `idleMs` without a request, or `maxMs` after sign-in. */
   console: { idleMs: number; maxMs: number };
   /** Delays before each webhook retry, in seconds. */
@@ -291,6 +302,11 @@ export interface Config {
     poll: { minMs: number; maxMs: number };
     /** The circuit breaker: a route cools for `seconds` after `after` failures in a row. */
     cooldown: { after: number; seconds: number };
+    /**
+     * What the operator pays, in US dollars, for one completed job of a route whose vendor reports
+     * no cost of its own (fal, ComfyUI, Suno), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
+     */
+    unitPricesUsd: Readonly<Record<string, number>>;
     fal: { key: string | undefined; queueUrl: string; jwksUrl: string; requestTimeoutS: number };
     /**
      * A self-hosted ComfyUI: its headers (a proxy's auth), a folder of workflow templates (the
@@ -313,13 +329,33 @@ export interface Config {
       modelNames: Record<string, string>;
     };
     /** ElevenLabs for speech; preset voice id → ElevenLabs voice id (unmapped presets are not sent there). */
-    elevenLabs: { apiKey: string | undefined; baseUrl: string; voiceMap: Record<string, string> };
+    elevenLabs: {
+      apiKey: string | undefined;
+      baseUrl: string;
+      voiceMap: Record<string, string>;
+      /** The plan's US dollars per 1,000 characters spoken; undefined: a speech's cost is unknown. */
+      usdPer1kChars: number | undefined;
+    };
     /** Meshy's own API for 3D (its models' first route). */
-    meshy: { apiKey: string | undefined; baseUrl: string };
+    meshy: {
+      apiKey: string | undefined;
+      baseUrl: string;
+      /** What one Meshy credit costs in US dollars; undefined: a task's cost is unknown. */
+      usdPerCredit: number | undefined;
+    };
     /** A sunoapi.org-compatible music API. */
     suno: { apiKey: string | undefined; baseUrl: string };
     /** Replicate's predictions API; its webhook secret is read from Replicate when not set. */
-    replicate: { token: string | undefined; baseUrl: string; webhookSecret: string | undefined };
+    replicate: {
+      token: string | undefined;
+      baseUrl: string;
+      webhookSecret: string | undefined;
+      /**
+       * The hardware each Replicate model runs on (`owner/name` → sku, REPLICATE_MODEL_HARDWARE): a
+       * prediction does not say, and its cost is its predict time at that hardware's price.
+       */
+      modelHardware: Record<string, string>;
+    };
   };
   payments: {
     /** Who takes the money; `builtin` is a test checkout that credits without charging anyone. */
@@ -383,6 +419,38 @@ function stringMap(name: string, value: string | undefined, example = '{"a":"b"}
     throw new Error(`Invalid configuration:\n  ${name}: must be a JSON object of strings, e.g. ${example}`);
   }
   return parsed as Record<string, string>;
+}
+
+/**
+ * VENDOR_UNIT_PRICES_USD: `{"fal fal-ai/flux/dev": 0.025}`, US dollars per completed job of a
+ * route (`<provider> <endpoint>`), for vendors that report no cost of their own.
+ */
+function unitPrices(value: string | undefined): Record<string, number> {
+  if (value === undefined) return {};
+  const parsed = parseJsonSetting('VENDOR_UNIT_PRICES_USD', value);
+  const problem = (detail: string) =>
+    new Error(`Invalid configuration:\n  VENDOR_UNIT_PRICES_USD: ${detail}, e.g. {"fal fal-ai/flux/dev":0.025}`);
+  if (!isPlainObject(parsed)) throw problem('must be a JSON object');
+  for (const [key, price] of Object.entries(parsed)) {
+    if (!/^[a-z0-9-]+ \S+$/.test(key)) throw problem(`"${key}" is not "<provider> <endpoint>"`);
+    if (typeof price !== 'number' || !Number.isFinite(price) || price < 0 || price > 1_000_000)
+      throw problem(`the price of "${key}" must be a number of US dollars, 0 or more`);
+  }
+  return parsed as Record<string, number>;
+}
+
+/** REPLICATE_MODEL_HARDWARE: `{"owner/name": "gpu-a100-large"}`, each sku one of replicate-hardware.json. */
+function replicateModelHardware(value: string | undefined): Record<string, string> {
+  const map = stringMap('REPLICATE_MODEL_HARDWARE', value, '{"owner/name":"gpu-a100-large"}');
+  for (const [model, sku] of Object.entries(map)) {
+    if (!/^[^/\s]+\/[^/\s]+$/.test(model))
+      throw new Error(`Invalid configuration:\n  REPLICATE_MODEL_HARDWARE: "${model}" is not owner/name`);
+    if (REPLICATE_HARDWARE_USD_PER_SECOND[sku] === undefined)
+      throw new Error(
+        `Invalid configuration:\n  REPLICATE_MODEL_HARDWARE: "${sku}" is not Replicate hardware; one of ${Object.keys(REPLICATE_HARDWARE_USD_PER_SECOND).join(', ')}`,
+      );
+  }
+  return map;
 }
 
 /** ELEVENLABS_VOICE_MAP: preset voice ids to ElevenLabs voice ids; a key naming no preset would never be used. */
@@ -514,6 +582,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     teamStorageQuotaBytes: e.TEAM_STORAGE_QUOTA_MB * 1024 * 1024,
     syncRequestTimeoutS: e.SYNC_REQUEST_TIMEOUT_S,
     cancelRefund: e.CANCEL_REFUND,
+    creditValueUsd: e.CREDIT_VALUE_USD,
     console: { idleMs: e.CONSOLE_SESSION_IDLE_MINUTES * 60_000, maxMs: e.CONSOLE_SESSION_MAX_HOURS * 3_600_000 },
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     inputUrlTtlSeconds: e.INPUT_URL_TTL_S,
@@ -535,6 +604,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       httpTimeoutMs: e.VENDOR_HTTP_TIMEOUT_MS,
       poll: { minMs: e.VENDOR_POLL_MIN_MS, maxMs: Math.max(e.VENDOR_POLL_MIN_MS, e.VENDOR_POLL_MAX_MS) },
       cooldown: { after: e.ROUTE_COOLDOWN_AFTER, seconds: e.ROUTE_COOLDOWN_S },
+      unitPricesUsd: unitPrices(e.VENDOR_UNIT_PRICES_USD),
       fal: {
         key: e.FAL_KEY,
         queueUrl: e.FAL_QUEUE_URL.replace(/\/+$/, ''),
@@ -557,13 +627,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         apiKey: e.ELEVENLABS_API_KEY,
         baseUrl: e.ELEVENLABS_BASE_URL.replace(/\/+$/, ''),
         voiceMap: elevenLabsVoiceMap(e.ELEVENLABS_VOICE_MAP),
+        usdPer1kChars: e.ELEVENLABS_USD_PER_1K_CHARS,
       },
-      meshy: { apiKey: e.MESHY_API_KEY, baseUrl: e.MESHY_BASE_URL.replace(/\/+$/, '') },
+      meshy: {
+        apiKey: e.MESHY_API_KEY,
+        baseUrl: e.MESHY_BASE_URL.replace(/\/+$/, ''),
+        usdPerCredit: e.MESHY_USD_PER_CREDIT,
+      },
       suno: { apiKey: e.SUNO_API_KEY, baseUrl: e.SUNO_BASE_URL.replace(/\/+$/, '') },
       replicate: {
         token: e.REPLICATE_API_TOKEN,
         baseUrl: e.REPLICATE_BASE_URL.replace(/\/+$/, ''),
         webhookSecret: e.REPLICATE_WEBHOOK_SECRET,
+        modelHardware: replicateModelHardware(e.REPLICATE_MODEL_HARDWARE),
       },
     },
     payments: {

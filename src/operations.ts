@@ -57,6 +57,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
     vendorVoiceIds: deps.config.providers.elevenLabs.voiceMap,
+    vendorUnitPricesUsd: deps.config.providers.unitPricesUsd,
     vendorWebhookUrl: (providerId, itemId) => {
       if (!vendorsCanReach(deps.config.publicBaseUrl, deps.config.allowPrivateUrls)) return undefined;
       const query = new URLSearchParams({

@@ -67,3 +67,51 @@ test('an ELEVENLABS_VOICE_MAP key that names no preset voice stops the start, na
     );
   }
 });
+
+test('the cost and margin settings are read, and a bad one stops the start naming it', () => {
+  const config = loadConfig({
+    CREDIT_VALUE_USD: '0.01',
+    ELEVENLABS_USD_PER_1K_CHARS: '0.3',
+    MESHY_USD_PER_CREDIT: '0.02',
+    VENDOR_UNIT_PRICES_USD: '{"fal fal-ai/flux/schnell": 0.003, "comfyui text-to-image": 0}',
+    REPLICATE_MODEL_HARDWARE: '{"black-forest-labs/flux-dev-lora": "gpu-h100"}',
+  });
+  assert.equal(config.creditValueUsd, 0.01);
+  assert.equal(config.providers.elevenLabs.usdPer1kChars, 0.3);
+  assert.equal(config.providers.meshy.usdPerCredit, 0.02);
+  assert.deepEqual(config.providers.unitPricesUsd, { 'fal fal-ai/flux/schnell': 0.003, 'comfyui text-to-image': 0 });
+  assert.deepEqual(config.providers.replicate.modelHardware, { 'black-forest-labs/flux-dev-lora': 'gpu-h100' });
+  // Unset: unknown, never 0.
+  const unset = loadConfig({});
+  assert.equal(unset.creditValueUsd, undefined);
+  assert.equal(unset.providers.elevenLabs.usdPer1kChars, undefined);
+  assert.equal(unset.providers.meshy.usdPerCredit, undefined);
+  assert.deepEqual(unset.providers.unitPricesUsd, {});
+
+  for (const [env, message] of [
+    [{ CREDIT_VALUE_USD: '0' }, /CREDIT_VALUE_USD/],
+    [{ CREDIT_VALUE_USD: 'a cent' }, /CREDIT_VALUE_USD/],
+    [{ MESHY_USD_PER_CREDIT: '-1' }, /MESHY_USD_PER_CREDIT/],
+    [{ ELEVENLABS_USD_PER_1K_CHARS: 'cheap' }, /ELEVENLABS_USD_PER_1K_CHARS/],
+    [{ VENDOR_UNIT_PRICES_USD: '{fal: 1}' }, /VENDOR_UNIT_PRICES_USD: must be JSON/],
+    [
+      { VENDOR_UNIT_PRICES_USD: '{"fal-ai/flux/schnell": 0.003}' },
+      /VENDOR_UNIT_PRICES_USD: "fal-ai\/flux\/schnell" is not "<provider> <endpoint>"/,
+    ],
+    [
+      { VENDOR_UNIT_PRICES_USD: '{"fal fal-ai/flux/schnell": "0.003"}' },
+      /VENDOR_UNIT_PRICES_USD: the price of "fal fal-ai\/flux\/schnell" must be a number/,
+    ],
+    [{ VENDOR_UNIT_PRICES_USD: '{"fal fal-ai/flux/schnell": -1}' }, /VENDOR_UNIT_PRICES_USD: the price/],
+    [
+      { REPLICATE_MODEL_HARDWARE: '{"black-forest-labs/flux-dev": "gpu-z9000"}' },
+      /REPLICATE_MODEL_HARDWARE: "gpu-z9000" is not Replicate hardware/,
+    ],
+    [
+      { REPLICATE_MODEL_HARDWARE: '{"flux-dev": "gpu-h100"}' },
+      /REPLICATE_MODEL_HARDWARE: "flux-dev" is not owner\/name/,
+    ],
+  ] as const) {
+    assert.throws(() => loadConfig(env), message, JSON.stringify(env));
+  }
+});

@@ -141,6 +141,15 @@ describe('the ElevenLabs adapter on a fake API', () => {
     assert.equal(provider.idempotentSubmit, false);
   });
 
+  test('the cost is the characters ElevenLabs counted at the plan rate; unknown without a rate', async () => {
+    assert.equal(doneOutput(await say()).vendorCost, undefined, 'no plan rate: the cost is unknown, not 0');
+    const priced = createElevenLabsProvider({ ...settings, usdPer1kChars: 0.3 });
+    const output = doneOutput(await say({}, priced));
+    // The fake answers `x-character-count` with the text's length, as ElevenLabs counts it.
+    assert.equal(output.metadata.character_count, speech().text.length);
+    assert.ok(Math.abs((output.vendorCost ?? Number.NaN) - (speech().text.length * 0.3) / 1000) < 1e-12);
+  });
+
   test('answers an MP3 that decodes, with the voice, character count and request id', async () => {
     const output = doneOutput(await say());
     const file = inline(output);

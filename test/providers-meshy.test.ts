@@ -170,6 +170,32 @@ describe('the Meshy adapter', () => {
     ]);
   });
 
+  test('the cost is the credits Meshy says its tasks used (a preview and its refine) at the credit price', async () => {
+    assert.equal(
+      doneOutput((await settle(accepted(await submit({})).handle)).result).vendorCost,
+      undefined,
+      'no credit price: the cost is unknown, not 0',
+    );
+    const priced = createMeshyProvider({ apiKey: meshy.apiKey, baseUrl: meshy.url, fetch, usdPerCredit: 0.02 });
+    const mapping = MESHY_MAPPINGS['text-to-3d'];
+    assert.ok(mapping);
+    const full = accepted(
+      await priced.submit({ endpoint: 'meshy-5', input: mapping({ ...REQUEST, mode: 'full' }), idempotencyKey: 'c1' }),
+    );
+    let handle = full.handle;
+    let output: ProviderOutput | undefined;
+    for (let i = 0; i < 12 && !output; i++) {
+      const result = await priced.poll(handle);
+      if (result.kind === 'done') output = result.output;
+      else if (result.kind === 'pending' && result.handle) handle = result.handle;
+      else assert.notEqual(result.kind, 'failed');
+    }
+    // The fake's preview says consumed_credits 5, its refine 10: 15 credits at $0.02.
+    assert.equal(handle.preview_credits, 5, 'the preview’s credits ride on the refine’s handle');
+    assert.equal(output?.metadata.consumed_credits, 10);
+    assert.ok(Math.abs((output?.vendorCost ?? Number.NaN) - 15 * 0.02) < 1e-12, String(output?.vendorCost));
+  });
+
   test('a refine whose handle was lost (a crash) is found and used, never POSTed again', async () => {
     const { handle } = accepted(await submit({ mode: 'full' }));
     const previewId = handle.preview_task_id;

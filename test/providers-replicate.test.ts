@@ -121,6 +121,35 @@ describe('the Replicate adapter', () => {
     assert.equal(doneOutput(await settle(running.handle)).files.length, 1);
   });
 
+  test('the cost is the predict time at the price of the hardware the operator names for the model', async () => {
+    const priced = createReplicateProvider({
+      token: replicate.token,
+      baseUrl: replicate.url,
+      fetch,
+      usdPerSecondByModel: { 'black-forest-labs/flux-dev': 0.0014 },
+    });
+    const output = doneOutput(
+      await priced.submit({
+        endpoint: 'black-forest-labs/flux-dev',
+        input: { prompt: 'a fox' },
+        idempotencyKey: 'c1',
+        holdS: 10,
+      }),
+    );
+    // The fake's prediction says `metrics.predict_time` 1.25 s: on an A100 (80GB) at $0.0014/s.
+    assert.equal(output.metadata.predict_time, 1.25);
+    assert.ok(Math.abs((output.vendorCost ?? Number.NaN) - 1.25 * 0.0014) < 1e-12, String(output.vendorCost));
+    const unnamed = doneOutput(
+      await priced.submit({
+        endpoint: 'black-forest-labs/flux-schnell',
+        input: { prompt: 'a fox' },
+        idempotencyKey: 'c2',
+        holdS: 10,
+      }),
+    );
+    assert.equal(unnamed.vendorCost, undefined, 'a model whose hardware is not named has no known cost');
+  });
+
   test('polls starting, then processing with the progress of its logs, then the file of succeeded', async () => {
     const { handle } = accepted(await submit('a red fox'));
     assert.deepEqual(await provider.poll(handle), { kind: 'pending', pollAfterMs: 2000 });

@@ -33,6 +33,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   aliases set <alias> --kind <kind> --model <model>
   aliases delete <alias>
   audit [--limit <n>] [--cursor <next_cursor>]   (changes made through the admin API, newest first)
+  reports margin --from <ISO time> --to <ISO time> [--group-by model|vendor|team] [--csv]
+                                      (revenue against vendor cost in US dollars; --csv prints CSV)
 
 Environment: GMS_URL (default http://localhost:8080), ADMIN_TOKEN (default: from $DATA_DIR/credentials.json)`;
 
@@ -44,11 +46,14 @@ interface Request {
   body?: Record<string, unknown>;
 }
 
-type Options = Record<string, string | undefined>;
+type Options = Record<string, string | boolean | undefined>;
+
+/** An option given as text (a flag given alone is not one). */
+const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
 function need(options: Options, name: string): string {
   const value = options[name];
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 
@@ -103,9 +108,9 @@ const modelList = (value: string) => value.split(',').filter((entry) => entry !=
 
 function query(options: Options): string {
   const params = new URLSearchParams();
-  if (options.limit) params.set('limit', options.limit);
-  if (options.before) params.set('before', options.before);
-  if (options.cursor) params.set('cursor', options.cursor);
+  if (typeof options.limit === 'string' && options.limit) params.set('limit', options.limit);
+  if (typeof options.before === 'string' && options.before) params.set('before', options.before);
+  if (typeof options.cursor === 'string' && options.cursor) params.set('cursor', options.cursor);
   const s = params.toString();
   return s ? `?${s}` : '';
 }
@@ -125,7 +130,7 @@ function toRequest(words: string[], options: Options): Request {
         path: '/admin/v1/teams',
         body: {
           name: need(options, 'name'),
-          ...(options.credits !== undefined ? { credits: integer(options.credits, 'credits') } : {}),
+          ...(typeof options.credits === 'string' ? { credits: integer(options.credits, 'credits') } : {}),
         },
       };
     case 'teams list':
@@ -166,13 +171,16 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'GET', path: `/admin/v1/generations/${id('generation id')}/attempts` };
     case 'teams set': {
       const body: Record<string, unknown> = {};
-      if (options.multiplier !== undefined) {
-        const n = Number(options.multiplier);
+      const multiplier = text(options.multiplier);
+      const allow = text(options.allow);
+      const deny = text(options.deny);
+      if (multiplier !== undefined) {
+        const n = Number(multiplier);
         if (!Number.isFinite(n) || n <= 0) throw new UsageError('--multiplier must be a number above 0');
         body.price_multiplier = n;
       }
-      if (options.allow !== undefined) body.allowed_models = modelList(options.allow);
-      if (options.deny !== undefined) body.denied_models = modelList(options.deny);
+      if (allow !== undefined) body.allowed_models = modelList(allow);
+      if (deny !== undefined) body.denied_models = modelList(deny);
       if (Object.keys(body).length === 0) throw new UsageError('teams set needs --multiplier, --allow or --deny');
       return { method: 'PATCH', path: `/admin/v1/teams/${id('team id')}`, body };
     }
@@ -183,8 +191,10 @@ function toRequest(words: string[], options: Options): Request {
       const path = `/admin/v1/models/${encodeURIComponent(target)}/${encodeURIComponent(model)}`;
       if (action === 'get') return { method: 'GET', path };
       const body: Record<string, unknown> = {};
-      if (options.price !== undefined) body.price = priceOption(options.price);
-      if (options.available !== undefined) body.available = availableOption(options.available);
+      const price = text(options.price);
+      const available = text(options.available);
+      if (price !== undefined) body.price = priceOption(price);
+      if (available !== undefined) body.available = availableOption(available);
       if (Object.keys(body).length === 0) throw new UsageError('models set needs --price or --available');
       return { method: 'PATCH', path, body };
     }
@@ -202,6 +212,15 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'DELETE', path: `/admin/v1/aliases/${id('alias')}` };
     case 'audit':
       return { method: 'GET', path: `/admin/v1/audit${query(options)}` };
+    case 'reports margin': {
+      const params = new URLSearchParams({
+        from: need(options, 'from'),
+        to: need(options, 'to'),
+        group_by: typeof options['group-by'] === 'string' ? options['group-by'] : 'model',
+        ...(options.csv ? { format: 'csv' } : {}),
+      });
+      return { method: 'GET', path: `/admin/v1/reports/margin?${params}` };
+    }
     case 'storyboards import':
       return { method: 'POST', path: `/admin/v1/teams/${team()}/storyboards`, body: jsonFile(need(options, 'file')) };
     default:
@@ -238,6 +257,10 @@ async function main(): Promise<number> {
       available: { type: 'string' },
       kind: { type: 'string' },
       model: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'group-by': { type: 'string' },
+      csv: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -259,6 +282,10 @@ async function main(): Promise<number> {
     body: request.body ? JSON.stringify(request.body) : undefined,
   });
   const text = await response.text();
+  if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/csv')) {
+    process.stdout.write(text);
+    return 0;
+  }
   const output = text
     ? JSON.stringify(JSON.parse(text), null, 2)
     : JSON.stringify({ ok: true, status: response.status });

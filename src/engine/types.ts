@@ -179,6 +179,11 @@ export interface ExecutionContext {
   /** Preset voice id → the speech vendor's voice id (ELEVENLABS_VOICE_MAP); an unmapped preset is simulated. */
   vendorVoiceIds: Readonly<Record<string, string>>;
   /**
+   * What the operator pays (US dollars) for one completed job of a route whose vendor reports no
+   * cost (fal, ComfyUI, Suno), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
+   */
+  vendorUnitPricesUsd: Readonly<Record<string, number>>;
+  /**
    * Where a vendor posts the webhooks of one item's job, when it can reach us (undefined: poll
    * only): the URL names the item and carries a credential bound to it (see itemWebhookCredential).
    */

@@ -419,7 +419,7 @@ async function completeFromOutput(
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);
-  await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: output.vendorCost ?? null });
+  await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) });
   const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
@@ -434,6 +434,15 @@ async function completeFromOutput(
     },
   });
   if (!completed) await discardResult(ctx, item.id, stored.key);
+}
+
+/**
+ * What a completed attempt cost in US dollars: what the vendor's answer says (the adapter turns it
+ * into dollars), else the operator's unit price of the route, else unknown (null, never 0).
+ */
+function attemptCost(ctx: ExecutionContext, route: AttemptRoute, output: ProviderOutput): number | null {
+  if (output.vendorCost !== undefined) return output.vendorCost;
+  return ctx.vendorUnitPricesUsd[`${route.provider ?? ''} ${route.vendor_endpoint ?? ''}`] ?? null;
 }
 
 /** What a result says of its file, or nothing (an empty result is recorded as none). */

@@ -74,7 +74,11 @@ export interface ProviderOutput {
   files: OutputFile[];
   /** The rest of the vendor's answer (seed, timings, text), for the item's result. */
   metadata: Record<string, unknown>;
-  /** What the vendor says the work cost, when it says (in its currency, as given). */
+  /**
+   * What the work cost in US dollars, from what the vendor's answer says (OpenRouter's cost, the
+   * credits or characters it counted at the operator's rate, Replicate's predict time at its
+   * hardware's price); absent when it is unknown, never 0 for unknown.
+   */
   vendorCost?: number;
   /** What the work really cost in credits, when the provider knows it (the simulator's text). */
   actualCredits?: number;

@@ -30,6 +30,12 @@ interface FakeTask {
   createdAt: number;
 }
 
+const CREDITS: Record<FakeTask['type'], number> = {
+  'text-to-3d-preview': 5,
+  'text-to-3d-refine': 10,
+  'image-to-3d': 15,
+};
+
 export interface FakeMeshy {
   url: string;
   apiKey: string;
@@ -112,7 +118,8 @@ export async function startFakeMeshy(apiKey = 'msy_fake_key'): Promise<FakeMeshy
               ? 'The prompt was flagged by our moderation system.'
               : 'Internal server error during generation.',
       },
-      consumed_credits: s === 'SUCCEEDED' ? 5 : 0,
+      // What Meshy's pricing charges a meshy-5 task: a preview 5, a refine 10, image to 3D 15.
+      consumed_credits: s !== 'SUCCEEDED' ? 0 : CREDITS[t.type],
       created_at: t.createdAt,
       started_at: s === 'PENDING' ? 0 : t.createdAt,
       finished_at: ['PENDING', 'IN_PROGRESS'].includes(s) ? 0 : t.createdAt + 1000,

@@ -1,6 +1,278 @@
 // The types of the Generative Media Service API, generated from its /openapi.json by
 // openapi-typescript (npm run sdk:types). Do not edit: regenerate.
 export interface paths {
+    "/admin/v1/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Model aliases, by name */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["ModelAlias"][];
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/aliases/{alias}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a model alias */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alias: string;
+                            created_at: string;
+                            kind: string;
+                            model: string;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Make an alias name a catalog model: a request naming it is priced and run as that model */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The model list kind of the model */
+                        kind: string;
+                        /** @description The catalog model the alias stands for */
+                        model: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alias: string;
+                            created_at: string;
+                            kind: string;
+                            model: string;
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a model alias */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alias: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/api-keys/{key_id}": {
         parameters: {
             query?: never;
@@ -60,7 +332,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -71,6 +343,85 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The changes made through the admin API to the live configuration, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description Entries per page (1-100) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["AuditEntry"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -140,7 +491,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -157,6 +508,201 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/models/{kind}/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A model's price and availability now, and what the operator changed of them */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: string;
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description false: the operator switched the model off */
+                            available: boolean;
+                            /** @description The catalog's price */
+                            catalog_price: {
+                                [key: string]: unknown;
+                            } | null;
+                            kind: string;
+                            model: string;
+                            override: {
+                                available: boolean | null;
+                                price: {
+                                    [key: string]: unknown;
+                                } | null;
+                            };
+                            /** @description The price charged now */
+                            price: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a model's price or availability without a restart (null: back to the catalog's)
+         * @description Applies in every process within a second: to requests accepted after it and to quotes. Requests accepted before keep the price they were charged. Every change is an audit row.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: string;
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description false: refused as unavailable (503 model_unavailable) and listed so; null: as the catalog says */
+                        available?: boolean | null;
+                        /** @description The price from now on (checked against the catalog's price schema of the kind); null: the catalog's */
+                        price?: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description false: the operator switched the model off */
+                            available: boolean;
+                            /** @description The catalog's price */
+                            catalog_price: {
+                                [key: string]: unknown;
+                            } | null;
+                            kind: string;
+                            model: string;
+                            override: {
+                                available: boolean | null;
+                                price: {
+                                    [key: string]: unknown;
+                                } | null;
+                            };
+                            /** @description The price charged now */
+                            price: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/admin/v1/providers": {
@@ -215,7 +761,127 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/reports/margin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue against vendor cost, by model, vendor or team
+         * @description Over the generations created in [from, to): credits net of refunds, their revenue at CREDIT_VALUE_USD (null, with the margin, when it is unset), the vendor cost in US dollars recorded on their attempts (and their sub-work's), and the attempts whose cost is unknown (`unpriced_attempts`: not in the cost, not free). `negative` lists the rows whose margin is below 0. With `format=csv`: a header row `key,generations,credits,revenue_usd,vendor_cost_usd,margin_usd,unpriced_attempts`, one row per key.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format?: "json" | "csv";
+                    /** @description Start of the range (ISO 8601, inclusive): generations created from then */
+                    from: string;
+                    group_by: "model" | "vendor" | "team";
+                    /** @description End of the range (ISO 8601, exclusive) */
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The report */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What one credit is worth (CREDIT_VALUE_USD); null when unset */
+                            credit_value_usd: number | null;
+                            from: string;
+                            group_by: string;
+                            /** @description The rows whose margin is below 0 */
+                            negative: {
+                                /** @description Credits charged net of refunds */
+                                credits: number;
+                                generations: number;
+                                /** @description The model id, the vendor (provider id) or the team id */
+                                key: string;
+                                /** @description revenue_usd − vendor_cost_usd; null when CREDIT_VALUE_USD is unset */
+                                margin_usd: number | null;
+                                /** @description credits × credit_value_usd; null when CREDIT_VALUE_USD is unset */
+                                revenue_usd: number | null;
+                                /** @description Vendor attempts whose cost is unknown (not in vendor_cost_usd: not free, unpriced) */
+                                unpriced_attempts: number;
+                                /** @description The sum of the priced vendor attempts, in US dollars */
+                                vendor_cost_usd: number;
+                            }[];
+                            rows: {
+                                /** @description Credits charged net of refunds */
+                                credits: number;
+                                generations: number;
+                                /** @description The model id, the vendor (provider id) or the team id */
+                                key: string;
+                                /** @description revenue_usd − vendor_cost_usd; null when CREDIT_VALUE_USD is unset */
+                                margin_usd: number | null;
+                                /** @description credits × credit_value_usd; null when CREDIT_VALUE_USD is unset */
+                                revenue_usd: number | null;
+                                /** @description Vendor attempts whose cost is unknown (not in vendor_cost_usd: not free, unpriced) */
+                                unpriced_attempts: number;
+                                /** @description The sum of the priced vendor attempts, in US dollars */
+                                vendor_cost_usd: number;
+                            }[];
+                            to: string;
+                        };
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -291,7 +957,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -331,6 +997,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description kind:model entries; when not empty, the only models the team may use */
+                            allowed_models: string[];
                             /**
                              * Format: date-time
                              * @example 2026-11-22T01:22:07.123Z
@@ -338,10 +1006,14 @@ export interface paths {
                             created_at: string;
                             /** @description Current balance */
                             credits: number;
+                            /** @description kind:model entries the team may not use */
+                            denied_models: string[];
                             id: string;
                             /** @description Items it runs at once; null: the service default (TEAM_MAX_CONCURRENT_ITEMS) */
                             max_concurrent_items: number | null;
                             name: string;
+                            /** @description Every price the team is charged and quoted is multiplied by it */
+                            price_multiplier: number;
                             /** @description Items running now */
                             running_items: number;
                         };
@@ -374,7 +1046,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -417,6 +1089,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description kind:model entries; when not empty, the only models the team may use */
+                            allowed_models: string[];
                             /**
                              * Format: date-time
                              * @example 2026-11-22T01:22:07.123Z
@@ -424,10 +1098,14 @@ export interface paths {
                             created_at: string;
                             /** @description Current balance */
                             credits: number;
+                            /** @description kind:model entries the team may not use */
+                            denied_models: string[];
                             id: string;
                             /** @description Items it runs at once; null: the service default (TEAM_MAX_CONCURRENT_ITEMS) */
                             max_concurrent_items: number | null;
                             name: string;
+                            /** @description Every price the team is charged and quoted is multiplied by it */
+                            price_multiplier: number;
                             /** @description Items running now */
                             running_items: number;
                         };
@@ -460,7 +1138,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -476,7 +1154,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a team's settings: its cap of items running at once */
+        /** Change a team's settings: its cap of items running at once, its price multiplier and the models open to it */
         patch: {
             parameters: {
                 query?: never;
@@ -489,8 +1167,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description When not empty, the only models the team may use (others are 403 and not listed to it) */
+                        allowed_models?: string[];
+                        /** @description Models the team may not use (403, not listed to it) */
+                        denied_models?: string[];
                         /** @description Items the team runs at once; more wait in `queued` with their queue_position and start in order as room frees. null: the service default (TEAM_MAX_CONCURRENT_ITEMS). */
-                        max_concurrent_items: number | null;
+                        max_concurrent_items?: number | null;
+                        /** @description Multiplies every price the team is charged and quoted (each item rounded up to whole credits); 1: list prices */
+                        price_multiplier?: number;
                     };
                 };
             };
@@ -502,6 +1186,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description kind:model entries; when not empty, the only models the team may use */
+                            allowed_models: string[];
                             /**
                              * Format: date-time
                              * @example 2026-11-22T01:22:07.123Z
@@ -509,10 +1195,14 @@ export interface paths {
                             created_at: string;
                             /** @description Current balance */
                             credits: number;
+                            /** @description kind:model entries the team may not use */
+                            denied_models: string[];
                             id: string;
                             /** @description Items it runs at once; null: the service default (TEAM_MAX_CONCURRENT_ITEMS) */
                             max_concurrent_items: number | null;
                             name: string;
+                            /** @description Every price the team is charged and quoted is multiplied by it */
+                            price_multiplier: number;
                             /** @description Items running now */
                             running_items: number;
                         };
@@ -554,7 +1244,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -622,7 +1312,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -711,7 +1401,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -814,7 +1504,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -899,7 +1589,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1169,7 +1859,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1205,7 +1895,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1280,7 +1970,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1343,7 +2033,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1415,7 +2105,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1499,7 +2189,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1601,7 +2291,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1668,7 +2358,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1783,7 +2473,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1846,7 +2536,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1963,7 +2653,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2091,7 +2781,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2160,7 +2850,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2187,7 +2877,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2290,7 +2980,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2326,7 +3016,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2444,7 +3134,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2572,7 +3262,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2665,7 +3355,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2765,7 +3455,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2897,7 +3587,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2974,7 +3664,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3091,7 +3781,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3205,7 +3895,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3250,7 +3940,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3383,7 +4073,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3428,7 +4118,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3534,7 +4224,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3579,7 +4269,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3640,7 +4330,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3744,7 +4434,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3789,7 +4479,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -3921,7 +4611,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3966,7 +4656,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4090,7 +4780,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4135,7 +4825,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4213,7 +4903,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4358,7 +5048,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4403,7 +5093,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4464,7 +5154,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4527,7 +5217,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4593,7 +5283,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4620,7 +5310,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4695,7 +5385,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4722,7 +5412,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4840,7 +5530,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4885,7 +5575,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -4981,7 +5671,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5017,7 +5707,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5084,7 +5774,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5111,7 +5801,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5274,7 +5964,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5384,7 +6074,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5438,7 +6128,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5565,7 +6255,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5610,7 +6300,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5718,7 +6408,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5763,7 +6453,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5881,7 +6571,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5926,7 +6616,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6063,7 +6753,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6108,7 +6798,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6248,7 +6938,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6293,7 +6983,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6423,7 +7113,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6468,7 +7158,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6582,7 +7272,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6627,7 +7317,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6744,7 +7434,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6789,7 +7479,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6924,7 +7614,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6978,7 +7668,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7050,7 +7740,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7146,7 +7836,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7258,7 +7948,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -7312,7 +8002,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7406,7 +8096,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7538,7 +8228,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7681,7 +8371,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7757,7 +8447,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7846,7 +8536,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7907,7 +8597,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -7980,7 +8670,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8043,7 +8733,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8070,7 +8760,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8188,7 +8878,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8242,7 +8932,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8349,7 +9039,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8403,7 +9093,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8506,7 +9196,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The workspace belongs to another team (`forbidden`) */
+                /** @description The workspace belongs to another team, or the model is not open to this team (`forbidden`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8560,7 +9250,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8621,7 +9311,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8706,7 +9396,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After) */
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9858,6 +10548,19 @@ export interface components {
             revoked_at: string | null;
             team_id: string;
         };
+        /** AuditEntry */
+        AuditEntry: {
+            /** @description model.update, alias.put, alias.delete, team.update */
+            action: string;
+            /** @description Who made the change ("admin": the admin token) */
+            actor: string;
+            after: unknown;
+            at: string;
+            before: unknown;
+            id: string;
+            /** @description What changed: kind:model, alias:<name>, team:<id> */
+            target: string;
+        };
         /** CreditPlan */
         CreditPlan: {
             description: string;
@@ -10086,8 +10789,17 @@ export interface components {
             kind: "grant" | "correction" | "charge" | "refund" | "purchase";
             reason: string;
         };
+        /** ModelAlias */
+        ModelAlias: {
+            alias: string;
+            created_at: string;
+            kind: string;
+            model: string;
+        };
         /** ModelListEntry */
         ModelListEntry: {
+            /** @description Present on an alias the operator made: the model it stands for (a request naming the alias is priced and run as that model) */
+            alias_of?: string;
             /** @description Whether this service can make it now: a configured provider serves it, or the operator lets the simulator stand in for it. A request naming a model that is not available answers 503 model_unavailable and charges nothing */
             available: boolean;
             capabilities: {
@@ -10160,7 +10872,7 @@ export interface components {
         };
         /** ProviderAttempt */
         ProviderAttempt: {
-            /** @description What the vendor said the work cost, when it said */
+            /** @description What the work cost in US dollars, from the vendor's answer at the operator's rates (docs/operating.md); null when unknown (never 0 for unknown) */
             cost: number | null;
             endpoint: string;
             error: string | null;
@@ -10236,6 +10948,8 @@ export interface components {
         };
         /** Team */
         Team: {
+            /** @description kind:model entries; when not empty, the only models the team may use */
+            allowed_models: string[];
             /**
              * Format: date-time
              * @example 2026-11-22T01:22:07.123Z
@@ -10243,10 +10957,14 @@ export interface components {
             created_at: string;
             /** @description Current balance */
             credits: number;
+            /** @description kind:model entries the team may not use */
+            denied_models: string[];
             id: string;
             /** @description Items it runs at once; null: the service default (TEAM_MAX_CONCURRENT_ITEMS) */
             max_concurrent_items: number | null;
             name: string;
+            /** @description Every price the team is charged and quoted is multiplied by it */
+            price_multiplier: number;
             /** @description Items running now */
             running_items: number;
         };

@@ -27,6 +27,7 @@ export const OPERATOR_NAV: NavEntry[] = [
   { path: '/console/operator/teams', label: 'Teams' },
   { path: '/console/operator/providers', label: 'Providers' },
   { path: '/console/operator/attempts', label: 'Attempts' },
+  { path: '/console/operator/margin', label: 'Margin' },
 ];
 
 export interface PageOptions {

@@ -60,7 +60,10 @@ export const Attempt = Type.Object(
     error_kind: Type.Union([Type.String(), Type.Null()], {
       description: 'The failure kind (invalid_input, unavailable, ...)',
     }),
-    cost: Type.Union([Type.Number(), Type.Null()], { description: 'What the vendor said the work cost, when it said' }),
+    cost: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        "What the work cost in US dollars, from the vendor's answer at the operator's rates (docs/operating.md); null when unknown (never 0 for unknown)",
+    }),
   },
   { $id: 'ProviderAttempt', title: 'ProviderAttempt' },
 );

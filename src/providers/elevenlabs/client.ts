@@ -25,6 +25,8 @@ export interface ElevenLabsSettings {
   fetch: Fetch;
   /** Fetches a recording to clone under the service's outbound policy: its bytes and audio type. */
   fetchSample?: (url: string) => Promise<{ data: Buffer; contentType: string }>;
+  /** The plan's US dollars per 1,000 characters: a speech's cost is its `x-character-count` at it. */
+  usdPer1kChars?: number;
 }
 
 /** The voice settings of one call (ElevenLabs' `voice_settings`). */
@@ -289,17 +291,22 @@ export async function speak(settings: ElevenLabsSettings, request: SubmitRequest
   const sampleRate = Number(outputFormat.split('_')[1]);
   // A WAV asked for is given a header when the bytes came raw (a PCM format served under a wav name).
   const data = codec === 'wav' && !isRiff(answer.body) ? wavFromPcm(answer.body, sampleRate) : answer.body;
-  const characters = Number(answer.headers.get('x-character-count'));
+  const counted = Number(answer.headers.get('x-character-count'));
+  const characters = answer.headers.has('x-character-count') && Number.isFinite(counted) ? counted : null;
   return {
     kind: 'done',
     output: {
+      // What ElevenLabs counted against the plan, at the plan's rate (unknown without either).
+      ...(characters !== null && settings.usdPer1kChars !== undefined
+        ? { vendorCost: (characters * settings.usdPer1kChars) / 1000 }
+        : {}),
       files: [{ data, contentType: contentTypeOf(outputFormat) }],
       metadata: {
         voice_id: voiceId,
         model_id: request.endpoint,
         output_format: outputFormat,
         speed: spokenAt(body),
-        character_count: answer.headers.has('x-character-count') && Number.isFinite(characters) ? characters : null,
+        character_count: characters,
         request_id: answer.headers.get('request-id') ?? answer.headers.get('x-request-id'),
       },
     },

@@ -7,7 +7,14 @@ export const ELEVENLABS_VENDOR = defineVendor({
   id: 'elevenlabs',
   mappings: ELEVENLABS_MAPPINGS,
   settings: ({ elevenLabs }, { fetchSample }) =>
-    elevenLabs.apiKey ? { apiKey: elevenLabs.apiKey, baseUrl: elevenLabs.baseUrl, fetchSample } : undefined,
+    elevenLabs.apiKey
+      ? {
+          apiKey: elevenLabs.apiKey,
+          baseUrl: elevenLabs.baseUrl,
+          fetchSample,
+          usdPer1kChars: elevenLabs.usdPer1kChars,
+        }
+      : undefined,
   create: (account, fetch) => {
     const settings = { ...account, fetch };
     return { ...createElevenLabsProvider(settings), check: () => checkElevenLabs(settings) };

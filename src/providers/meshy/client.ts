@@ -35,6 +35,8 @@ export interface MeshySettings {
   /** `https://api.meshy.ai`, or a fake's address in tests. */
   baseUrl: string;
   fetch: Fetch;
+  /** What one Meshy credit costs in US dollars: a task's cost is its `consumed_credits` at it. */
+  usdPerCredit?: number;
 }
 
 const TEXT_PATH = '/openapi/v2/text-to-3d';
@@ -77,8 +79,22 @@ function failedTaskError(task: Task): ProviderError {
   return new ProviderError(`Meshy failed the task: ${message}`, true, { kind: 'unavailable', vendorCode: 'FAILED' });
 }
 
-/** The GLB of a succeeded task, with the task's other assets in metadata. */
-function taskOutput(task: Task, ids: Record<string, string>): ProviderOutput {
+/** The credits a task says it used (`consumed_credits`), when it says. */
+function consumedCredits(task: Task): number | undefined {
+  const credits = task.consumed_credits;
+  return typeof credits === 'number' && Number.isFinite(credits) && credits >= 0 ? credits : undefined;
+}
+
+/**
+ * The GLB of a succeeded task, with the task's other assets in metadata; its cost is the credits
+ * it used (and `earlierCredits`, those of the preview a refine followed) at `usdPerCredit`.
+ */
+function taskOutput(
+  task: Task,
+  ids: Record<string, string>,
+  usdPerCredit: number | undefined,
+  earlierCredits = 0,
+): ProviderOutput {
   const glb = asRecord(task.model_urls)?.glb;
   if (typeof glb !== 'string' || glb === '') {
     throw new ProviderError('Meshy answered a succeeded task without a GLB', false, {
@@ -90,8 +106,16 @@ function taskOutput(task: Task, ids: Record<string, string>): ProviderOutput {
   for (const name of ['thumbnail_url', 'texture_urls', 'model_urls', 'consumed_credits'] as const) {
     if (task[name] !== undefined && task[name] !== null) metadata[name] = task[name];
   }
-  // Meshy's URLs expire (expires_at): the service copies the file at once.
-  return { files: [{ url: glb, contentType: 'model/gltf-binary', fileName: 'model.glb' }], metadata };
+  const credits = consumedCredits(task);
+  const output: ProviderOutput = {
+    // Meshy's URLs expire (expires_at): the service copies the file at once.
+    files: [{ url: glb, contentType: 'model/gltf-binary', fileName: 'model.glb' }],
+    metadata,
+  };
+  if (credits !== undefined && usdPerCredit !== undefined) {
+    output.vendorCost = (credits + earlierCredits) * usdPerCredit;
+  }
+  return output;
 }
 
 /** Meshy's text- and image-to-3D tasks: the preview→refine chain runs in `poll`. */
@@ -213,9 +237,9 @@ export function createMeshyProvider(settings: MeshySettings): Provider {
     }
   };
 
-  const done = (task: Task, ids: Record<string, string>): PollResult => {
+  const done = (task: Task, ids: Record<string, string>, earlierCredits = 0): PollResult => {
     try {
-      return { kind: 'done', output: taskOutput(task, ids) };
+      return { kind: 'done', output: taskOutput(task, ids, settings.usdPerCredit, earlierCredits) };
     } catch (err) {
       if (err instanceof WorkError) return { kind: 'failed', error: err };
       throw err;
@@ -229,7 +253,11 @@ export function createMeshyProvider(settings: MeshySettings): Provider {
       const refineId = handleString(handle, 'refine_task_id');
       const task = await read(`${TEXT_PATH}/${encodeURIComponent(refineId)}`, signal);
       const result = taskResult(task, 0.5, 0.5);
-      return result === 'succeeded' ? done(task, { preview_task_id: previewId, refine_task_id: refineId }) : result;
+      // The preview's credits were paid too: its handle carried them to the refine.
+      const previewCredits = typeof handle.preview_credits === 'number' ? handle.preview_credits : 0;
+      return result === 'succeeded'
+        ? done(task, { preview_task_id: previewId, refine_task_id: refineId }, previewCredits)
+        : result;
     }
     const task = await read(`${TEXT_PATH}/${encodeURIComponent(previewId)}`, signal);
     const result = taskResult(task, 0, full ? 0.5 : 1);
@@ -251,7 +279,7 @@ export function createMeshyProvider(settings: MeshySettings): Provider {
       kind: 'pending',
       progress: 0.5,
       pollAfterMs: POLL_PENDING_MS,
-      handle: { ...handle, stage: 'refine', refine_task_id: refineId },
+      handle: { ...handle, stage: 'refine', refine_task_id: refineId, preview_credits: consumedCredits(task) ?? 0 },
     };
   };
 

@@ -6,7 +6,8 @@ import { MESHY_MAPPINGS } from './mappings.ts';
 export const MESHY_VENDOR = defineVendor({
   id: 'meshy',
   mappings: MESHY_MAPPINGS,
-  settings: ({ meshy }) => (meshy.apiKey ? { apiKey: meshy.apiKey, baseUrl: meshy.baseUrl } : undefined),
+  settings: ({ meshy }) =>
+    meshy.apiKey ? { apiKey: meshy.apiKey, baseUrl: meshy.baseUrl, usdPerCredit: meshy.usdPerCredit } : undefined,
   create: (account, fetch) => createMeshyProvider({ ...account, fetch }),
   trustedOrigins: (account) => [new URL(account.baseUrl).origin],
   secrets: (account) => [account.apiKey],

@@ -35,6 +35,11 @@ export interface ReplicateSettings {
   webhookSecret?: string;
   fetch: Fetch;
   now?: () => number;
+  /**
+   * What a second of predict time costs in US dollars, by model (`owner/name`): the price of the
+   * hardware the operator says it runs on. A model not here: its predictions' cost is unknown.
+   */
+  usdPerSecondByModel?: Readonly<Record<string, number>>;
 }
 
 // How soon to ask again: `starting` is often a cold boot (seconds to minutes), `processing` runs.
@@ -109,7 +114,10 @@ function filesOf(value: unknown): OutputFile[] | undefined {
  * fields of an object output (3D and video models name theirs); the rest goes to metadata with
  * `predict_time`. An output without a file is a non-retryable ProviderError.
  */
-export function replicateOutput(prediction: Record<string, unknown>): ProviderOutput {
+export function replicateOutput(
+  prediction: Record<string, unknown>,
+  usdPerSecond?: (model: string) => number | undefined,
+): ProviderOutput {
   const output = prediction.output;
   const files: OutputFile[] = [];
   const metadata: Record<string, unknown> = {};
@@ -137,11 +145,20 @@ export function replicateOutput(prediction: Record<string, unknown>): ProviderOu
       vendorCode: 'succeeded',
     });
   }
-  return { files, metadata };
+  const result: ProviderOutput = { files, metadata };
+  // Billed by the second of predict time on the model's hardware, which the prediction does not
+  // name: the operator's REPLICATE_MODEL_HARDWARE does (unknown without it, or without the time).
+  const price = typeof prediction.model === 'string' ? usdPerSecond?.(prediction.model) : undefined;
+  if (price !== undefined && typeof metadata.predict_time === 'number')
+    result.vendorCost = metadata.predict_time * price;
+  return result;
 }
 
 /** Where a prediction stands, in the terms of a poll (the body of a poll, a webhook, a held submit). */
-export function predictionResult(prediction: Record<string, unknown>): PollResult {
+export function predictionResult(
+  prediction: Record<string, unknown>,
+  usdPerSecond?: (model: string) => number | undefined,
+): PollResult {
   switch (prediction.status) {
     case 'starting':
     case 'processing': {
@@ -151,7 +168,7 @@ export function predictionResult(prediction: Record<string, unknown>): PollResul
     }
     case 'succeeded':
       try {
-        return { kind: 'done', output: replicateOutput(prediction) };
+        return { kind: 'done', output: replicateOutput(prediction, usdPerSecond) };
       } catch (err) {
         if (err instanceof WorkError) return { kind: 'failed', error: err };
         throw err;
@@ -173,6 +190,7 @@ export function predictionResult(prediction: Record<string, unknown>): PollResul
 export function createReplicateProvider(settings: ReplicateSettings): Provider {
   const base = settings.baseUrl.replace(/\/+$/, '');
   const origin = new URL(base).origin;
+  const usdPerSecond = (model: string) => settings.usdPerSecondByModel?.[model];
   const now = settings.now ?? Date.now;
   const headers = (json: boolean, extra: Record<string, string> = {}): Record<string, string> => ({
     authorization: `Bearer ${settings.token}`,
@@ -279,7 +297,7 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
       }
       // A held submit may come back finished: its output saves a poll.
       if (prediction.status === 'succeeded') {
-        const result = predictionResult(prediction);
+        const result = predictionResult(prediction, usdPerSecond);
         if (result.kind === 'done') return result;
       }
       const links = asRecord(prediction.urls);
@@ -303,7 +321,7 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
         if (err instanceof WorkError && !err.retryable) return { kind: 'failed', error: err };
         throw err;
       }
-      return predictionResult(prediction);
+      return predictionResult(prediction, usdPerSecond);
     },
 
     async cancel(handle: VendorHandle): Promise<CancelAnswer> {
@@ -344,7 +362,7 @@ export function createReplicateProvider(settings: ReplicateSettings): Provider {
       }
       let result: PollResult;
       try {
-        result = predictionResult(prediction);
+        result = predictionResult(prediction, usdPerSecond);
       } catch (err) {
         // A status this adapter does not know yet: the poll it triggers will tell.
         if (!(err instanceof WorkError)) throw err;

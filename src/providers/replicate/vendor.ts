@@ -1,3 +1,4 @@
+import { REPLICATE_HARDWARE_USD_PER_SECOND } from '../../catalog/replicate-hardware.ts';
 import { defineVendor } from '../descriptor.ts';
 import { createReplicateProvider } from './client.ts';
 import { REPLICATE_MAPPINGS } from './mappings.ts';
@@ -13,6 +14,12 @@ export const REPLICATE_VENDOR = defineVendor({
       baseUrl: account.baseUrl,
       webhookSecret: account.webhookSecret,
       fetch,
+      usdPerSecondByModel: Object.fromEntries(
+        Object.entries(account.modelHardware).flatMap(([model, sku]) => {
+          const price = REPLICATE_HARDWARE_USD_PER_SECOND[sku];
+          return price === undefined ? [] : [[model, price]];
+        }),
+      ),
     }),
   trustedOrigins: (account) => [new URL(account.baseUrl).origin],
   secrets: (account) => [account.token, account.webhookSecret],

@@ -1,9 +1,11 @@
 // The operator's pages (signed in with the admin token), each over the admin API: the teams (create
 // one with starting credits), a team's page (grant or correct credits, its cap of items running at
 // once, its ledger, its API keys: issue one, shown once on the answer page, or revoke one), the
-// providers (configured, success rate, routes cooling down, a reachability check) and the vendor
-// attempts of a generation. A refused form is shown again with the API's words beside it.
+// providers (configured, success rate, routes cooling down, a reachability check), the vendor
+// attempts of a generation, and the margin (revenue against vendor cost, with a bar chart). A refused form is shown again with the API's words beside it.
 import type { ResponseOf } from '@genmedia/sdk';
+import type { Static } from 'typebox';
+import type { MarginReport } from '../../reports/schemas.ts';
 import type { ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
@@ -16,6 +18,8 @@ type ApiKeys = ResponseOf<'/admin/v1/teams/{team_id}/api-keys', 'get'>;
 type CreatedKey = ResponseOf<'/admin/v1/teams/{team_id}/api-keys', 'post'>;
 type Providers = ResponseOf<'/admin/v1/providers', 'get'>;
 type Attempts = ResponseOf<'/admin/v1/generations/{generation_id}/attempts', 'get'>;
+type Margin = Static<typeof MarginReport>;
+type MarginRow = Margin['rows'][number];
 
 const TEAMS_PAGE = 100;
 const LEDGER_PAGE = 20;
@@ -335,6 +339,105 @@ function attemptsTable(attempts: Attempts): Html {
 </table></div>`;
 }
 
+// --- Margin ---
+
+/** US dollars as people read them: cents at least, down to millionths for small vendor costs. */
+const usd = (value: number | null): Html =>
+  value === null
+    ? html`<span class="muted">unknown</span>`
+    : html`${value.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 })}`;
+
+const CHART = { width: 640, label: 150, bar: 12, gap: 10 } as const;
+
+/**
+ * Revenue against vendor cost per row as horizontal bars (an inline SVG, no script): both bars of a
+ * row on one scale, the largest figure of the report filling the width.
+ */
+function marginChart(rows: readonly MarginRow[]): Html {
+  const largest = Math.max(...rows.flatMap((r) => [r.revenue_usd ?? 0, r.vendor_cost_usd]), 0);
+  const span = CHART.width - CHART.label - 90;
+  const length = (value: number) => (largest > 0 ? Math.max(0, (value / largest) * span) : 0);
+  const rowHeight = CHART.bar * 2 + CHART.gap;
+  const height = rows.length * rowHeight + 24;
+  const bars = rows.map((row, index) => {
+    const top = index * rowHeight;
+    const revenue = length(row.revenue_usd ?? 0);
+    const cost = length(row.vendor_cost_usd);
+    return html`<g>
+<text x="0" y="${top + CHART.bar + 4}" font-size="12" fill="currentColor">${row.key.length > 22 ? `${row.key.slice(0, 21)}…` : row.key}</text>
+<rect x="${CHART.label}" y="${top}" width="${revenue.toFixed(1)}" height="${CHART.bar}" fill="#2e7d32"><title>${row.key} revenue</title></rect>
+<text x="${CHART.label + revenue + 4}" y="${top + CHART.bar - 2}" font-size="10" fill="currentColor">${row.revenue_usd === null ? 'revenue unknown' : `$${row.revenue_usd}`}</text>
+<rect x="${CHART.label}" y="${top + CHART.bar}" width="${cost.toFixed(1)}" height="${CHART.bar}" fill="${row.margin_usd !== null && row.margin_usd < 0 ? '#c62828' : '#ef6c00'}"><title>${row.key} vendor cost</title></rect>
+<text x="${CHART.label + cost + 4}" y="${top + CHART.bar * 2 - 2}" font-size="10" fill="currentColor">$${row.vendor_cost_usd}</text>
+</g>`;
+  });
+  return html`<svg id="margin-chart" role="img" aria-labelledby="margin-chart-title" viewBox="0 0 ${CHART.width} ${height}" width="100%" xmlns="http://www.w3.org/2000/svg">
+<title id="margin-chart-title">Revenue (green) against vendor cost (orange, red where the margin is negative), in US dollars</title>
+${bars}
+<g transform="translate(${CHART.label}, ${height - 8})" font-size="11" fill="currentColor">
+<rect x="0" y="-9" width="10" height="10" fill="#2e7d32"></rect><text x="14" y="0">revenue</text>
+<rect x="80" y="-9" width="10" height="10" fill="#ef6c00"></rect><text x="94" y="0">vendor cost</text>
+</g>
+</svg>`;
+}
+
+function marginTable(report: Margin): Html {
+  if (report.rows.length === 0) return html`<p class="muted" id="margin">No generation was created in this range.</p>`;
+  const negative = new Set(report.negative.map((r) => r.key));
+  return html`${marginChart(report.rows)}
+<div class="overflow-auto"><table id="margin">
+<thead><tr><th scope="col">${report.group_by}</th><th scope="col">Generations</th><th scope="col">Credits</th><th scope="col">Revenue</th><th scope="col">Vendor cost</th><th scope="col">Margin</th><th scope="col">Unpriced attempts</th></tr></thead>
+<tbody>${report.rows.map(
+    (r) => html`<tr>
+<td>${r.key}</td>
+<td>${r.generations}</td>
+<td>${r.credits}</td>
+<td>${usd(r.revenue_usd)}</td>
+<td>${usd(r.vendor_cost_usd)}</td>
+<td>${negative.has(r.key) ? html`<span class="error">${usd(r.margin_usd)}</span>` : usd(r.margin_usd)}</td>
+<td>${r.unpriced_attempts > 0 ? html`<span class="warn" title="Their cost is unknown: not in the vendor cost">${r.unpriced_attempts}</span>` : 0}</td>
+</tr>`,
+  )}</tbody>
+</table></div>
+${report.negative.length > 0 ? html`<p id="negative">Below cost: ${report.negative.map((r, i) => html`${i > 0 ? ', ' : ''}<strong>${r.key}</strong>`)}.</p>` : ''}`;
+}
+
+const GROUPS = ['model', 'vendor', 'team'] as const;
+
+async function marginPage(ctx: ConsoleContext): Promise<Html> {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const from = (ctx.query.from ?? '').trim() || day(-30);
+  const to = (ctx.query.to ?? '').trim() || day(1);
+  const group = (ctx.query.group_by ?? '').trim() || 'model';
+  const query = new URLSearchParams({ from, to, group_by: group });
+  const answer = await attempt<Margin>(ctx, 'GET', `/admin/v1/reports/margin?${query}`);
+  let body: Html;
+  if (answer.ok) {
+    const value = answer.body.credit_value_usd;
+    body = html`<p class="muted">Generations created from ${answer.body.from.slice(0, 10)} up to ${answer.body.to.slice(0, 10)} (UTC).
+${value === null ? html`<strong>CREDIT_VALUE_USD is not set</strong>: revenue and margin are unknown; the vendor cost stands.` : html`One credit is worth ${usd(value)}.`}
+Vendor cost is in US dollars, from what the vendors reported (docs/operating.md); an unpriced attempt's cost is unknown, not zero.</p>
+${marginTable(answer.body)}`;
+  } else {
+    ctx.reply.code(answer.status);
+    body = answer.box;
+  }
+  return page(
+    { title: 'Margin', session: ctx.session, current: '/console/operator/margin' },
+    html`<form method="get" action="/console/operator/margin">
+<div class="grid">
+<div><label for="margin-from">From</label><input id="margin-from" name="from" type="date" required ${attrs({ value: from })}></div>
+<div><label for="margin-to">To (not included)</label><input id="margin-to" name="to" type="date" required ${attrs({ value: to })}></div>
+<div><label for="margin-group">By</label><select id="margin-group" name="group_by">${GROUPS.map(
+      (g) => html`<option value="${g}"${g === group ? html` selected` : ''}>${g}</option>`,
+    )}</select></div>
+</div>
+<button type="submit">Show the margin</button>
+</form>
+${body}`,
+  );
+}
+
 export const operatorRoutes: ConsoleRoute[] = [
   {
     method: 'GET',
@@ -447,6 +550,12 @@ export const operatorRoutes: ConsoleRoute[] = [
 ${fragment}`,
       );
     },
+  },
+  {
+    method: 'GET',
+    path: '/console/operator/margin',
+    who: 'operator',
+    handler: marginPage,
   },
   {
     method: 'GET',
