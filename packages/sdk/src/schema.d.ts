@@ -10552,7 +10552,7 @@ export interface components {
         AuditEntry: {
             /** @description model.update, alias.put, alias.delete, team.update */
             action: string;
-            /** @description Who made the change ("admin": the admin token) */
+            /** @description Who made the change: "admin" (the admin token), "console operator" (the console), "system" */
             actor: string;
             after: unknown;
             at: string;

@@ -3,6 +3,7 @@
 // can see and do exactly what the API allows that credential, validated and charged alike.
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../app-types.ts';
+import { CONSOLE_ACTOR_HEADER } from '../live-config/actor.ts';
 import type { ConsoleSession } from './session.ts';
 
 export interface ApiAnswer<T> {
@@ -30,7 +31,7 @@ export class ApiCallError extends Error {
 }
 
 /** The methods the console calls the API with. */
-export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface CallOptions {
   body?: unknown;
@@ -49,6 +50,8 @@ export async function callApi<T>(
 ): Promise<ApiAnswer<T>> {
   const credential = session.kind === 'team' ? session.apiKey : app.deps.adminToken;
   const headers: Record<string, string> = { 'x-request-id': request.id, ...options.headers };
+  // What an operator changes here is audited as the console operator's (the admin token is the same).
+  if (session.kind !== 'team') headers[CONSOLE_ACTOR_HEADER] = 'operator';
   if (credential) headers.authorization = `Bearer ${credential}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const answer = await app.inject({

@@ -28,6 +28,7 @@ export const OPERATOR_NAV: NavEntry[] = [
   { path: '/console/operator/providers', label: 'Providers' },
   { path: '/console/operator/attempts', label: 'Attempts' },
   { path: '/console/operator/margin', label: 'Margin' },
+  { path: '/console/operator/live', label: 'Live configuration' },
 ];
 
 export interface PageOptions {

@@ -2,10 +2,8 @@ import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { pageLimitField } from '../../lib/pagination.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { actorOf } from './actor.ts';
 import { changeModel, listAliases, listAudit, putAlias, readAlias, readModelSettings, removeAlias } from './service.ts';
-
-/** Who made a change through the admin API (the admin token). */
-const ADMIN_ACTOR = 'admin';
 
 const PriceObject = Type.Record(Type.String(), Type.Unknown(), {
   description: "The catalog's price object for the model's kind (e.g. {credits_per_image} for an image model)",
@@ -66,7 +64,9 @@ const AuditEntry = Type.Object(
   {
     id: Type.String(),
     at: Type.String(),
-    actor: Type.String({ description: 'Who made the change ("admin": the admin token)' }),
+    actor: Type.String({
+      description: 'Who made the change: "admin" (the admin token), "console operator" (the console), "system"',
+    }),
     action: Type.String({ description: 'model.update, alias.put, alias.delete, team.update' }),
     target: Type.String({ description: 'What changed: kind:model, alias:<name>, team:<id>' }),
     before: Type.Unknown(),
@@ -111,7 +111,7 @@ export default async function liveConfigAdminRoutes(app: App): Promise<void> {
       },
     },
     (request) =>
-      changeModel(app.deps.pool, catalogs(), ADMIN_ACTOR, request.params.kind, request.params.model, request.body),
+      changeModel(app.deps.pool, catalogs(), actorOf(request), request.params.kind, request.params.model, request.body),
   );
 
   app.get(
@@ -150,7 +150,7 @@ export default async function liveConfigAdminRoutes(app: App): Promise<void> {
         response: { 200: Alias, ...errorResponses(400, 401) },
       },
     },
-    (request) => putAlias(app.deps.pool, catalogs(), ADMIN_ACTOR, request.params.alias, request.body),
+    (request) => putAlias(app.deps.pool, catalogs(), actorOf(request), request.params.alias, request.body),
   );
 
   app.delete(
@@ -164,7 +164,7 @@ export default async function liveConfigAdminRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      await removeAlias(app.deps.pool, ADMIN_ACTOR, request.params.alias);
+      await removeAlias(app.deps.pool, actorOf(request), request.params.alias);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { actorOf } from '../live-config/actor.ts';
 import { getSigningSecret, rotateSigningSecret } from '../webhooks/service.ts';
 import { CreateTeamBody, Pagination, Team, TeamParams, UpdateTeamBody, WebhookSecret } from './schemas.ts';
 import { createTeam, getTeam, listTeams, updateTeam } from './service.ts';
@@ -67,7 +68,7 @@ export default async function teamAdminRoutes(app: App): Promise<void> {
         app.deps.pool,
         app.deps.engine,
         { catalog: app.deps.catalog, media: app.deps.media },
-        'admin',
+        actorOf(request),
         request.params.team_id,
         request.body,
       ),

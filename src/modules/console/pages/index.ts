@@ -3,6 +3,7 @@ import type { ConsoleRoute } from '../types.ts';
 import { billingRoutes } from './billing.ts';
 import { generationRoutes } from './generations.ts';
 import { libraryRoutes } from './library.ts';
+import { liveRoutes } from './live.ts';
 import { operatorRoutes } from './operator.ts';
 import { overviewRoutes } from './overview.ts';
 import { playgroundRoutes } from './playground.ts';
@@ -20,4 +21,5 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   ...libraryRoutes,
   ...projectRoutes,
   ...operatorRoutes,
+  ...liveRoutes,
 ];
