@@ -18,6 +18,7 @@ import imageRoutes from './modules/images/routes.ts';
 import influencerRoutes from './modules/influencers/routes.ts';
 import { startInstanceHeartbeat } from './modules/instances/service.ts';
 import liveConfigAdminRoutes from './modules/live-config/admin-routes.ts';
+import liveRoutesAdminRoutes from './modules/live-config/routes-admin.ts';
 import modelRoutes from './modules/models/routes.ts';
 import model3dRoutes from './modules/models3d/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
@@ -195,6 +196,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
   await app.register(liveConfigAdminRoutes);
+  await app.register(liveRoutesAdminRoutes);
   await app.register(providerAdminRoutes);
   await app.register(reportAdminRoutes);
   await app.register(apiKeyAdminRoutes);

@@ -1,0 +1,235 @@
+// A model's vendor routes set live: the list set through the admin API of one process serves the
+// items run by another on the same database within a second; tiers and weights pick among them, a
+// disabled route is never used, a model may get a route it had none of, and a refused list names
+// the entry at fault and changes nothing.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { pickRoute } from '../src/engine/vendor.ts';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { type StatusRecord, waitForGeneration } from './media-helpers.ts';
+
+const MODEL = 'flux-1-schnell';
+const FIRST = 'fal-ai/flux/schnell';
+const SECOND = 'fal-ai/flux-1/schnell';
+
+interface RouteView {
+  provider: string;
+  endpoint: string;
+  mapping: string | null;
+  tier: number;
+  weight: number;
+  enabled: boolean;
+}
+interface ModelRoutes {
+  kind: string;
+  model: string;
+  source: 'catalog' | 'override';
+  routes: RouteView[];
+  catalog_routes: RouteView[];
+}
+interface AuditEntry {
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+}
+
+describe('the tier and weight pick', () => {
+  const route = (name: string, tier: number | undefined, weight?: number) => ({ name, route: { tier, weight } });
+
+  test('the lowest tier only; within it, by weight within 5 %', () => {
+    const routes = [route('late', 1, 100), route('a', 0, 3), route('b', 0, 1)];
+    const picks = new Map<string, number>();
+    const draws = 20_000;
+    // A fixed sequence spread evenly over [0, 1) stands for the random draws.
+    for (let i = 0; i < draws; i++) {
+      const picked = pickRoute(routes, () => (i * 0.618_033_988_75) % 1);
+      picks.set(picked?.name ?? '', (picks.get(picked?.name ?? '') ?? 0) + 1);
+    }
+    assert.equal(picks.get('late'), undefined, 'a higher tier is not used while the lowest has a route');
+    const shareA = (picks.get('a') ?? 0) / draws;
+    assert.ok(Math.abs(shareA - 0.75) <= 0.05 * 0.75, `a was picked ${shareA} of the time, 0.75 expected`);
+    // Math.random too, over many picks.
+    let a = 0;
+    for (let i = 0; i < draws; i++) if (pickRoute(routes)?.name === 'a') a++;
+    assert.ok(Math.abs(a / draws - 0.75) <= 0.05 * 0.75, `a was picked ${a / draws} of the time`);
+  });
+
+  test('without tiers, the place in the list: the first', () => {
+    assert.equal(pickRoute([route('one', undefined), route('two', undefined)])?.name, 'one');
+    assert.equal(pickRoute([]), undefined);
+  });
+});
+
+describe('live routes across two processes', () => {
+  let fal: FakeFal;
+  let a: TestServer;
+  let b: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    // A serves the admin API only; B runs the items.
+    a = await startTestServer({ env: fal.env, worker: false });
+    b = await startTestServer({ env: fal.env, databaseUrl: a.databaseUrl, adminToken: a.adminToken });
+    team = await createTeam(a, 1000);
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+    await fal?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(a, method, path, { token: a.adminToken, ...(body === undefined ? {} : { body }) });
+  const routesPath = (model = MODEL, kind = 'image') => `/admin/v1/models/${kind}/${model}/routes`;
+  const generate = async (server: TestServer, prompt: string, model = MODEL): Promise<StatusRecord> => {
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt, model },
+    });
+    assert.equal(created.status, 200, created.text);
+    return waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+  };
+  const sentFor = (prompt: string) => fal.submissions.filter((s) => s.input.prompt === prompt).map((s) => s.endpoint);
+
+  /** Waits (bounded) until `check` holds, and answers how long that took. */
+  async function within(ms: number, check: () => boolean): Promise<number> {
+    const started = performance.now();
+    while (!check()) {
+      if (performance.now() - started > ms * 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(check(), `the change did not apply within ${ms * 3} ms`);
+    return performance.now() - started;
+  }
+
+  test("GET shows the catalog's routes until a list is set", async () => {
+    const got = await admin<ModelRoutes>('GET', routesPath());
+    assert.equal(got.status, 200, got.text);
+    assert.equal(got.body.source, 'catalog');
+    assert.deepEqual(
+      got.body.routes.map((r) => [r.provider, r.endpoint, r.tier, r.weight, r.enabled]),
+      [
+        ['fal', FIRST, 0, 1, true],
+        ['fal', SECOND, 1, 1, true],
+        ['replicate', 'black-forest-labs/flux-schnell', 2, 1, true],
+      ],
+    );
+    assert.equal((await admin('GET', routesPath('no-such-model'))).status, 404);
+  });
+
+  test('a list set on A serves the items B runs within a second; a disabled route is never used; DELETE restores', async () => {
+    const set = await admin<ModelRoutes>('PUT', routesPath(), {
+      routes: [
+        { provider: 'fal', endpoint: FIRST, mapping: 'flux', tier: 0, enabled: false },
+        { provider: 'fal', endpoint: SECOND, mapping: 'flux', tier: 1 },
+      ],
+    });
+    assert.equal(set.status, 200, set.text);
+    assert.equal(set.body.source, 'override');
+    assert.deepEqual(
+      set.body.routes.map((r) => [r.endpoint, r.tier, r.weight, r.enabled]),
+      [
+        [FIRST, 0, 1, false],
+        [SECOND, 1, 1, true],
+      ],
+    );
+    const took = await within(1000, () => b.app.deps.live.routesOf('image', MODEL) !== undefined);
+    assert.ok(took < 1000, `B applied the routes in ${took} ms`);
+
+    for (const prompt of ['routes a', 'routes b', 'routes c']) {
+      const done = await generate(b, prompt);
+      assert.equal(done.status, 'completed');
+      assert.deepEqual(sentFor(prompt), [SECOND], 'the disabled first route is never used');
+    }
+
+    const audit = await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=5');
+    const entry = audit.body.data.find((e) => e.action === 'model.routes');
+    assert.equal(entry?.target, `image:${MODEL}`);
+    assert.equal(entry?.before, null);
+
+    const restored = await admin<ModelRoutes>('DELETE', routesPath());
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal(restored.body.source, 'catalog');
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL) === undefined);
+    const back = await generate(b, 'routes d');
+    assert.deepEqual(sentFor('routes d'), [FIRST], "the catalog's first route again");
+    assert.equal(back.status, 'completed');
+  });
+
+  test('the routes of one tier share the items by weight; a failover goes to the other route of the tier', async () => {
+    // A weight of zero is refused, so the all-but-certain pick is a very large weight.
+    const set = await admin('PUT', routesPath(), {
+      routes: [
+        { provider: 'fal', endpoint: FIRST, mapping: 'flux', tier: 0, weight: 0.0001 },
+        { provider: 'fal', endpoint: SECOND, mapping: 'flux', tier: 0, weight: 1_000_000 },
+        { provider: 'replicate', endpoint: 'black-forest-labs/flux-schnell', mapping: 'flux-schnell', tier: 1 },
+      ],
+    });
+    assert.equal(set.status, 200, set.text);
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL)?.length === 3);
+    const done = await generate(b, 'weighted a');
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(sentFor('weighted a'), [SECOND]);
+
+    // The heavy route down: the item fails over to the other route of its tier.
+    fal.outage(SECOND, true);
+    try {
+      const moved = await generate(b, 'weighted b');
+      assert.equal(moved.status, 'completed');
+      assert.equal(sentFor('weighted b').at(-1), FIRST, 'the next untried route of the same tier');
+    } finally {
+      fal.outage(SECOND, false);
+    }
+    assert.equal((await admin('PUT', routesPath(), { routes: null })).status, 200, 'PUT null: the catalog again');
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL) === undefined);
+  });
+
+  test('a model gets a route it had none of', async () => {
+    // flux-1-pro's only catalog route has no mapping: no vendor serves it here.
+    const before = await admin<ModelRoutes>('GET', routesPath('flux-1-pro'));
+    assert.deepEqual(
+      before.body.routes.map((r) => r.mapping),
+      [null],
+    );
+    const set = await admin('PUT', routesPath('flux-1-pro'), {
+      routes: [{ provider: 'fal', endpoint: 'fal-ai/flux-pro/v1.1', mapping: 'flux-pro' }],
+    });
+    assert.equal(set.status, 200, set.text);
+    await within(1000, () => b.app.deps.live.routesOf('image', 'flux-1-pro') !== undefined);
+    const done = await generate(b, 'added route', 'flux-1-pro');
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(sentFor('added route'), ['fal-ai/flux-pro/v1.1']);
+  });
+
+  test('a bad list is a 400 naming the entry, and nothing changes', async () => {
+    const good = { provider: 'fal', endpoint: FIRST, mapping: 'flux' };
+    const cases: Array<[unknown, string]> = [
+      [{ routes: [good, { ...good, mapping: 'no-such-mapping' }] }, 'routes[1].mapping'],
+      [{ routes: [{ ...good, provider: 'no-such-vendor' }] }, 'routes[0].provider'],
+      [{ routes: [good, { ...good, tier: -1 }] }, 'routes[1].tier'],
+      [{ routes: [good, { ...good, tier: 1.5 }] }, 'routes[1].tier'],
+      [{ routes: [{ ...good, weight: 0 }] }, 'routes[0].weight'],
+      [{ routes: [good, { ...good, colour: 'red' }] }, 'routes[1].colour'],
+    ];
+    const auditBefore = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
+    for (const [body, field] of cases) {
+      const reply = await admin<{ error: { code: string; details?: Array<{ field: string }> } }>(
+        'PUT',
+        routesPath('sdxl'),
+        body,
+      );
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.body.error.code, 'invalid_request');
+      assert.ok(
+        reply.body.error.details?.some((d) => d.field === field),
+        `${field} named in ${reply.text}`,
+      );
+    }
+    assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
+    const auditAfter = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
+    assert.equal(auditAfter, auditBefore, 'no audit row for a refused change');
+  });
+});
