@@ -3,15 +3,23 @@
 // disabled route is never used, a model may get a route it had none of, and a refused list names
 // the entry at fault and changes nothing.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { pickRoute } from '../src/engine/vendor.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
+const exec = promisify(execFile);
 const MODEL = 'flux-1-schnell';
 const FIRST = 'fal-ai/flux/schnell';
 const SECOND = 'fal-ai/flux-1/schnell';
+
+const routesPath = (model = MODEL, kind = 'image') => `/admin/v1/models/${kind}/${model}/routes`;
 
 interface RouteView {
   provider: string;
@@ -83,7 +91,6 @@ describe('live routes across two processes', () => {
 
   const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
     call<T>(a, method, path, { token: a.adminToken, ...(body === undefined ? {} : { body }) });
-  const routesPath = (model = MODEL, kind = 'image') => `/admin/v1/models/${kind}/${model}/routes`;
   const generate = async (server: TestServer, prompt: string, model = MODEL): Promise<StatusRecord> => {
     const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
       token: team.key,
@@ -231,5 +238,211 @@ describe('live routes across two processes', () => {
     assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
     const auditAfter = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
     assert.equal(auditAfter, auditBefore, 'no audit row for a refused change');
+  });
+});
+
+describe('the configuration as a file', () => {
+  let server: TestServer;
+  let team: TeamFixture;
+  let dir: string;
+
+  before(async () => {
+    server = await startTestServer({ worker: false });
+    team = await createTeam(server, 100);
+    dir = mkdtempSync(join(tmpdir(), 'live-config-file-'));
+  });
+  after(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  const cli = async (...args: string[]) => {
+    const { stdout } = await exec(process.execPath, ['src/cli/admin.ts', ...args], {
+      env: { ...process.env, GMS_URL: server.url, ADMIN_TOKEN: server.adminToken },
+    });
+    return JSON.parse(stdout) as unknown;
+  };
+  const auditCount = async () =>
+    (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
+  interface Applied {
+    applied: boolean;
+    changes: Array<{ target: string; before: unknown; after: unknown }>;
+  }
+
+  const documentOf = (teamId: string) => ({
+    version: 1,
+    models: {
+      image: {
+        'flux-1-dev': { price: { credits_per_image: 7 }, available: true },
+        sdxl: {
+          routes: [
+            { provider: 'fal', endpoint: 'fal-ai/fast-sdxl', mapping: 'sd', tier: 0, weight: 3 },
+            { provider: 'replicate', endpoint: 'stability-ai/sdxl', mapping: 'sdxl', tier: 0, weight: 1 },
+          ],
+        },
+      },
+    },
+    aliases: { 'house-style': { kind: 'image', model: 'flux-1-dev' } },
+    teams: { [teamId]: { price_multiplier: 1.5, allowed_models: [], denied_models: ['image:flux-1-pro'] } },
+  });
+
+  test('export, apply with the CLI: a dry run changes nothing, the apply does, twice is a no-op, export gives it back', async () => {
+    const empty = (await cli('config', 'export')) as { models: object; aliases: object };
+    assert.deepEqual(empty.models, {});
+    assert.deepEqual(empty.aliases, {});
+
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify(documentOf(team.id)));
+    const audit = await auditCount();
+    const dry = (await cli('config', 'apply', '--file', file, '--dry-run')) as Applied;
+    assert.equal(dry.applied, false);
+    assert.deepEqual(
+      dry.changes.map((c) => c.target),
+      ['model image:flux-1-dev', 'routes image:sdxl', 'alias house-style', `team ${team.id}`],
+    );
+    assert.equal(await auditCount(), audit, 'a dry run writes nothing');
+    assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
+
+    const applied = (await cli('config', 'apply', '--file', file)) as Applied;
+    assert.equal(applied.applied, true);
+    assert.equal(applied.changes.length, 4);
+    assert.equal(await auditCount(), audit + 4, 'one audit row per change');
+    const sdxl = await admin<ModelRoutes>('GET', routesPath('sdxl'));
+    assert.equal(sdxl.body.source, 'override');
+    assert.deepEqual(
+      sdxl.body.routes.map((r) => [r.provider, r.weight, r.enabled]),
+      [
+        ['fal', 3, true],
+        ['replicate', 1, true],
+      ],
+    );
+
+    const again = (await cli('config', 'apply', '--file', file)) as Applied;
+    assert.deepEqual(again, { applied: false, changes: [] }, 'the same file twice changes nothing');
+    assert.equal(await auditCount(), audit + 4);
+
+    // What export writes applies as a no-op: the round trip.
+    const exported = await cli('config', 'export');
+    const exportedFile = join(dir, 'exported.json');
+    writeFileSync(exportedFile, JSON.stringify(exported));
+    assert.deepEqual(await cli('config', 'apply', '--file', exportedFile), { applied: false, changes: [] });
+    const doc = exported as ReturnType<typeof documentOf>;
+    assert.deepEqual(doc.aliases, { 'house-style': { kind: 'image', model: 'flux-1-dev' } });
+    assert.deepEqual(doc.teams[team.id], documentOf(team.id).teams[team.id]);
+
+    // A document without the routes gives sdxl the catalog's again.
+    const fewer = documentOf(team.id);
+    fewer.models.image = { 'flux-1-dev': fewer.models.image['flux-1-dev'] } as typeof fewer.models.image;
+    const back = await admin<Applied>('POST', '/admin/v1/config/apply', { document: fewer });
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(
+      back.body.changes.map((c) => [c.target, c.after]),
+      [['routes image:sdxl', null]],
+    );
+    assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
+  });
+
+  test('a bad document is refused whole with the path of the entry at fault', async () => {
+    const exported = (await admin('GET', '/admin/v1/config')).body;
+    const audit = await auditCount();
+    const good = documentOf(team.id);
+    const bad = (change: (doc: ReturnType<typeof documentOf>) => void) => {
+      const doc = structuredClone(good);
+      change(doc);
+      return doc;
+    };
+    const cases: Array<[unknown, string]> = [
+      [{ ...good, colour: 'red' }, 'document.colour'],
+      [
+        bad((d) => {
+          (d.models.image.sdxl.routes[1] as { mapping: string }).mapping = 'nope';
+        }),
+        'document.models.image.sdxl.routes[1].mapping',
+      ],
+      [
+        bad((d) => {
+          (d.models.image.sdxl.routes[0] as { provider: string }).provider = 'nobody';
+        }),
+        'document.models.image.sdxl.routes[0].provider',
+      ],
+      [
+        bad((d) => {
+          (d.models.image['flux-1-dev'] as { price: unknown }).price = { credits_per_track: 3 };
+        }),
+        'document.models.image.flux-1-dev.price.credits_per_track',
+      ],
+      [
+        bad((d) => {
+          (d.models.image as Record<string, unknown>)['no-such-model'] = { available: false };
+        }),
+        'document.models.image.no-such-model',
+      ],
+      [
+        bad((d) => {
+          (d.models.image.sdxl as Record<string, unknown>).colour = 'red';
+        }),
+        'document.models.image.sdxl.colour',
+      ],
+      [
+        bad((d) => {
+          d.aliases['house-style'] = { kind: 'image', model: 'missing' };
+        }),
+        'document.aliases.house-style.model',
+      ],
+      [
+        bad((d) => {
+          d.teams = { team_missing: { price_multiplier: 1, allowed_models: [], denied_models: [] } };
+        }),
+        'document.teams.team_missing',
+      ],
+    ];
+    for (const [document, field] of cases) {
+      const reply = await admin<{ error: { code: string; details?: Array<{ field: string }> } }>(
+        'POST',
+        '/admin/v1/config/apply',
+        { document },
+      );
+      assert.equal(reply.status, 400, reply.text);
+      assert.ok(
+        reply.body.error.details?.some((d) => d.field === field),
+        `${field} named in ${reply.text}`,
+      );
+    }
+    assert.equal(await auditCount(), audit, 'nothing was applied');
+    assert.deepEqual((await admin('GET', '/admin/v1/config')).body, exported);
+  });
+
+  test('CONFIG_FILE applies a file when the service starts; a bad one stops the start', async () => {
+    const file = join(dir, 'start.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ models: { image: { 'sdxl-lightning': { price: { credits_per_image: 9 } } } } }),
+    );
+    const other = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      worker: false,
+      env: { CONFIG_FILE: file },
+    });
+    try {
+      const model = await call<{ price: unknown }>(other, 'GET', '/admin/v1/models/image/sdxl-lightning', {
+        token: other.adminToken,
+      });
+      assert.deepEqual(model.body.price, { credits_per_image: 9 });
+    } finally {
+      await other.close();
+    }
+    writeFileSync(file, JSON.stringify({ models: { image: { 'sdxl-lightning': { prices: {} } } } }));
+    await assert.rejects(
+      startTestServer({
+        databaseUrl: server.databaseUrl,
+        adminToken: server.adminToken,
+        worker: false,
+        env: { CONFIG_FILE: file },
+      }),
+      /document\.models\.image\.sdxl-lightning\.prices/,
+    );
   });
 });

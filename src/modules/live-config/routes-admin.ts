@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { applyConfig, exportConfig } from './config-file.ts';
 import { changeModelRoutes, readModelRoutes } from './routes-service.ts';
 
 /** Who made a change through the admin API (the admin token). */
@@ -61,6 +62,42 @@ const RoutesChange = Type.Object(
   { additionalProperties: false },
 );
 
+const ConfigDocument = Type.Object(
+  {
+    version: Type.Integer(),
+    models: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
+      description: 'By kind, then model id: {price?, available?, routes?}',
+    }),
+    aliases: Type.Record(Type.String(), Type.Object({ kind: Type.String(), model: Type.String() })),
+    teams: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'By team id: {price_multiplier, allowed_models, denied_models}',
+    }),
+  },
+  { $id: 'LiveConfigDocument', title: 'LiveConfigDocument' },
+);
+
+const ConfigApply = Type.Object(
+  {
+    document: Type.Unknown({ description: 'A document as GET /admin/v1/config gives it' }),
+    dry_run: Type.Optional(Type.Boolean({ description: 'true: answer the differences and change nothing' })),
+  },
+  { additionalProperties: false },
+);
+
+const ConfigApplied = Type.Object(
+  {
+    applied: Type.Boolean({ description: 'false: a dry run, or nothing differed' }),
+    changes: Type.Array(
+      Type.Object({
+        target: Type.String({ description: 'model kind:model, routes kind:model, alias <name>, team <id>' }),
+        before: Type.Unknown(),
+        after: Type.Unknown(),
+      }),
+    ),
+  },
+  { $id: 'LiveConfigApplied', title: 'LiveConfigApplied' },
+);
+
 export default async function liveRoutesAdminRoutes(app: App): Promise<void> {
   const tags = ['Admin'];
   const catalogs = () => ({ catalog: app.deps.catalog, media: app.deps.media });
@@ -117,5 +154,35 @@ export default async function liveRoutesAdminRoutes(app: App): Promise<void> {
     },
     (request) =>
       changeModelRoutes(app.deps.pool, catalogs(), ADMIN_ACTOR, request.params.kind, request.params.model, null),
+  );
+
+  app.get(
+    '/admin/v1/config',
+    {
+      schema: {
+        tags,
+        summary: 'The live configuration as one document (model prices, availability and routes, aliases, team rules)',
+        response: { 200: ConfigDocument, ...errorResponses(401) },
+      },
+    },
+    () => exportConfig(app.deps.pool),
+  );
+
+  app.post(
+    '/admin/v1/config/apply',
+    {
+      schema: {
+        tags,
+        summary: 'Apply a configuration document in one transaction (dry_run: show the differences only)',
+        description:
+          'The document is checked whole first: an unknown key or a bad reference is a 400 naming its path and ' +
+          'nothing is applied. Models and aliases it does not name go back to the catalog; teams it does not name ' +
+          'keep their rules. Only what differs is written, each change an audit row: the same document twice changes nothing.',
+        body: ConfigApply,
+        response: { 200: ConfigApplied, ...errorResponses(400, 401) },
+      },
+    },
+    (request) =>
+      applyConfig(app.deps.pool, catalogs(), ADMIN_ACTOR, request.body.document, request.body.dry_run === true),
   );
 }
