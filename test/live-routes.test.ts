@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { pickRoute } from '../src/engine/vendor.ts';
+import { startServiceProcess } from './chaos/service.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type StatusRecord, waitForGeneration } from './media-helpers.ts';
@@ -192,6 +193,54 @@ describe('live routes across two processes', () => {
     }
     assert.equal((await admin('PUT', routesPath(), { routes: null })).status, 200, 'PUT null: the catalog again');
     await within(1000, () => b.app.deps.live.routesOf('image', MODEL) === undefined);
+  });
+
+  test('a worker-only process (ROLE=worker) holds the live routes and follows their changes', async () => {
+    const set = await admin('PUT', routesPath('flux-1-dev'), {
+      routes: [{ provider: 'fal', endpoint: 'fal-ai/flux-krea-lora', mapping: 'flux-lora' }],
+    });
+    assert.equal(set.status, 200, set.text);
+    // A accepts (no worker of its own); the worker process runs the items.
+    const accept = async (prompt: string) => {
+      const created = await call<{ generation_id: string }>(a, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt, model: 'flux-1-dev' },
+      });
+      assert.equal(created.status, 200, created.text);
+      return created.body.generation_id;
+    };
+    // B's worker stops taking jobs while the worker process is under test.
+    await b.close();
+    const worker = await startServiceProcess({
+      role: 'worker',
+      databaseUrl: a.databaseUrl,
+      adminToken: a.adminToken,
+      dataDir: a.dataDir,
+      // fal's webhooks go to the API, as in a real deployment.
+      env: { ...fal.env, PUBLIC_BASE_URL: a.url },
+    });
+    try {
+      await worker.ready();
+      const first = await waitForGeneration(a, team.key, await accept('worker a'), 15_000).catch((err: unknown) => {
+        throw new Error(`${String(err)}\n${worker.output().slice(-3000)}`);
+      });
+      assert.equal(first.status, 'completed');
+      assert.deepEqual(sentFor('worker a'), ['fal-ai/flux-krea-lora'], 'the worker read the live list at start');
+
+      assert.equal((await admin('DELETE', routesPath('flux-1-dev'))).status, 200);
+      // The change reaches the worker by NOTIFY: items it runs soon after take the catalog's first route.
+      let n = 0;
+      const started = performance.now();
+      for (;;) {
+        const prompt = `worker b${n++}`;
+        assert.equal((await waitForGeneration(a, team.key, await accept(prompt), 30_000)).status, 'completed');
+        if (sentFor(prompt)[0] === 'fal-ai/flux-lora') break;
+        assert.ok(performance.now() - started < 3000, 'the worker did not apply the change');
+      }
+    } finally {
+      await worker.kill();
+      b = await startTestServer({ env: fal.env, databaseUrl: a.databaseUrl, adminToken: a.adminToken });
+    }
   });
 
   test('a model gets a route it had none of', async () => {
