@@ -18,6 +18,8 @@ import imageRoutes from './modules/images/routes.ts';
 import influencerRoutes from './modules/influencers/routes.ts';
 import { startInstanceHeartbeat } from './modules/instances/service.ts';
 import liveConfigAdminRoutes from './modules/live-config/admin-routes.ts';
+import { applyConfigFile } from './modules/live-config/config-file.ts';
+import liveRoutesAdminRoutes from './modules/live-config/routes-admin.ts';
 import modelRoutes from './modules/models/routes.ts';
 import model3dRoutes from './modules/models3d/routes.ts';
 import musicRoutes from './modules/music/routes.ts';
@@ -134,6 +136,9 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
     app.log.warn({ err }, 'instance heartbeat failed'),
   );
   app.addHook('onClose', () => heartbeat.stop());
+  // The operator's configuration file, applied before the live configuration is read (nothing
+  // changes when it matches what is set; a bad file stops the start with the path at fault).
+  if (deps.config.configFile) await applyConfigFile(deps, deps.config.configFile, app.log);
   // The operator's live changes: read now, and again whenever a process announces one.
   await deps.live.start(app.log);
   app.addHook('onClose', () => deps.live.stop());
@@ -195,6 +200,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);
   await app.register(liveConfigAdminRoutes);
+  await app.register(liveRoutesAdminRoutes);
   await app.register(providerAdminRoutes);
   await app.register(reportAdminRoutes);
   await app.register(apiKeyAdminRoutes);

@@ -72,6 +72,7 @@ const EnvSchema = Type.Object({
     default: '',
   }),
   PROVIDERS: Type.Enum(['auto', 'simulator'], { default: 'auto' }),
+  CONFIG_FILE: Type.Optional(Type.String({ minLength: 1 })),
   SIMULATOR_MODELS: Type.Optional(
     Type.String({
       pattern:
@@ -199,6 +200,8 @@ export interface Config {
   /** Set when an external PostgreSQL is used; otherwise an embedded one is started under dataDir. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** A live configuration document (JSON) the API applies when it starts (`config apply`); unset: none. */
+  configFile: string | undefined;
   adminToken: string | undefined;
   /** What the key of stored secrets (webhook signing secrets) is derived from; ADMIN_TOKEN when unset. */
   secretsKey: string | undefined;
@@ -541,6 +544,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: e.ROLE,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    configFile: e.CONFIG_FILE,
     adminToken: e.ADMIN_TOKEN,
     secretsKey: e.SECRETS_KEY,
     logLevel: e.LOG_LEVEL,

@@ -93,6 +93,8 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   events.on('pool:create', ({ workerPool }) => announce(workerPool.id));
   events.on('worker:create', ({ worker }) => announce(worker.workerId));
 
+  // The live configuration (model routes, availability, ...) before the first job: items read it.
+  await deps.live.start(log);
   const utils: WorkerUtils = await makeWorkerUtils({ pgPool: pool, logger });
   const startRunner = () =>
     run({
@@ -209,6 +211,7 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
       abort.abort();
       await forgetWorkers(pool, [...mine]).catch(() => undefined);
       await utils.release();
+      await deps.live.stop();
     },
   };
 }

@@ -43,6 +43,16 @@ const Route = Type.Object({
       description: 'Fixed input fields this route sends (e.g. the base model of a generic endpoint)',
     }),
   ),
+  tier: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: "The lowest tier's routes are tried first; absent: the route's place in the list",
+    }),
+  ),
+  weight: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, description: 'The share of picks among the usable routes of its tier (1)' }),
+  ),
+  enabled: Type.Optional(Type.Boolean({ description: 'false: never used' })),
 });
 
 /** One way a vendor serves a model: the provider, its endpoint and the input mapping for it. */

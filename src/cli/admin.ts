@@ -32,6 +32,12 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   aliases get <alias>
   aliases set <alias> --kind <kind> --model <model>
   aliases delete <alias>
+  models routes <kind> <model>        (its vendor routes now, and whether they are the catalog's)
+  models set-routes <kind> <model> --file <routes.json>|catalog
+                                      (a JSON list [{provider, endpoint, mapping, tier, weight, enabled}])
+  config export                       (the live configuration as one JSON document)
+  config apply --file <config.json> [--dry-run]
+                                      (the differences, applied in one transaction unless --dry-run)
   audit [--limit <n>] [--cursor <next_cursor>]   (changes made through the admin API, newest first)
   reports margin --from <ISO time> --to <ISO time> [--group-by model|vendor|team] [--csv]
                                       (revenue against vendor cost in US dollars; --csv prints CSV)
@@ -62,8 +68,8 @@ function integer(value: string, name: string): number {
   return Number(value);
 }
 
-/** A JSON object read from a file, or from standard input for '-'. */
-function jsonFile(path: string): Record<string, unknown> {
+/** A JSON value read from a file, or from standard input for '-'. */
+function jsonValue(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path === '-' ? 0 : path, 'utf8');
@@ -76,6 +82,12 @@ function jsonFile(path: string): Record<string, unknown> {
   } catch (err) {
     throw new UsageError(`--file: ${path} is not JSON (${(err as Error).message})`);
   }
+  return value;
+}
+
+/** A JSON object read from a file, or from standard input for '-'. */
+function jsonFile(path: string): Record<string, unknown> {
+  const value = jsonValue(path);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`--file: ${path} must hold one JSON object`);
   }
@@ -184,6 +196,24 @@ function toRequest(words: string[], options: Options): Request {
       if (Object.keys(body).length === 0) throw new UsageError('teams set needs --multiplier, --allow or --deny');
       return { method: 'PATCH', path: `/admin/v1/teams/${id('team id')}`, body };
     }
+    case 'models routes':
+    case 'models set-routes': {
+      const model = words[3];
+      if (!target || !model) throw new UsageError(`models ${action} needs the kind and the model`);
+      const path = `/admin/v1/models/${encodeURIComponent(target)}/${encodeURIComponent(model)}/routes`;
+      if (action === 'routes') return { method: 'GET', path };
+      const file = need(options, 'file');
+      if (file === 'catalog') return { method: 'DELETE', path };
+      return { method: 'PUT', path, body: { routes: jsonValue(file) } };
+    }
+    case 'config export':
+      return { method: 'GET', path: '/admin/v1/config' };
+    case 'config apply':
+      return {
+        method: 'POST',
+        path: '/admin/v1/config/apply',
+        body: { document: jsonFile(need(options, 'file')), dry_run: options['dry-run'] === true },
+      };
     case 'models get':
     case 'models set': {
       const model = words[3];
@@ -261,6 +291,7 @@ async function main(): Promise<number> {
       to: { type: 'string' },
       'group-by': { type: 'string' },
       csv: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,

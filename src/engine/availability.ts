@@ -53,11 +53,34 @@ export function isOwnWork(operation: Operation, item: ExecutableItem, work: Vend
 }
 
 /** Where an item would go now: a configured vendor's route, the service's own work, or the simulator. */
-export function itemRoute(ctx: ExecutionContext, operation: Operation | undefined, item: ExecutableItem): ItemRoute {
+export function itemRoute(
+  ctx: ExecutionContext,
+  operationName: string,
+  operation: Operation | undefined,
+  item: ExecutableItem,
+): ItemRoute {
   if (!operation) return 'own';
-  const work = operation.vendor?.(ctx, item);
+  const work = vendorWork(ctx, operationName, operation, item);
   if (work && ctx.providers.candidates(work.routes, work.request).length > 0) return 'vendor';
   return isOwnWork(operation, item, work) ? 'own' : 'simulator';
+}
+
+/**
+ * An item's vendor work (the operation's `vendor` step) on the routes that serve its model now: the
+ * operator's live list in place of the catalog's when there is one, the disabled routes left out.
+ */
+export function vendorWork(
+  ctx: ExecutionContext,
+  operationName: string,
+  operation: Operation,
+  item: ExecutableItem,
+): VendorWork | undefined {
+  const work = operation.vendor?.(ctx, item);
+  if (!work) return undefined;
+  const { kind, model } = listedModelOf(operationName, item);
+  const live = model === null ? undefined : ctx.services.live.routesOf(kind, model);
+  const routes = (live ?? work.routes).filter((route) => route.enabled !== false);
+  return live === undefined && routes.length === work.routes.length ? work : { ...work, routes };
 }
 
 /** Whether the simulator may make `item` (of `operationName`) in place of its model's vendor. */
@@ -88,7 +111,7 @@ export function refuseUnservedModels(
 ): void {
   const operation = operations[plan.operation];
   plannedItems(plan, teamId).forEach((item) => {
-    if (itemRoute(ctx, operation, item) !== 'simulator') return;
+    if (itemRoute(ctx, plan.operation, operation, item) !== 'simulator') return;
     if (simulatorMayMake(ctx, plan.operation, item)) return;
     throw modelUnavailable(listedModelOf(plan.operation, item));
   });

@@ -2,7 +2,7 @@ import { withTransaction } from '../db/pool.ts';
 import { WorkError } from '../lib/errors.ts';
 import type { PickedRoute } from '../providers/registry.ts';
 import type { Provider } from '../providers/types.ts';
-import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake } from './availability.ts';
+import { isOwnWork, listedModelOf, modelUnavailable, simulatorMayMake, vendorWork } from './availability.ts';
 import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { requestMismatch } from './operation.ts';
@@ -83,7 +83,7 @@ export async function runItem(
   // it (checked at accept too; the configuration may have changed since). A job already sent on a
   // route is followed there whatever the configuration says now.
   const input = executable(item);
-  const work = operation.vendor?.(ctx, input);
+  const work = vendorWork(ctx, item.operation, operation, input);
   const vendors = work ? ctx.providers.candidates(work.routes, work.request) : [];
   if (vendors.length === 0 && !item.vendor_state && isOwnWork(operation, input, work)) {
     await runLocal(ctx, operation, item, work, options);

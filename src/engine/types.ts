@@ -320,4 +320,6 @@ export interface LiveRules {
   isSwitchedOff(kind: string, model: string): boolean;
   /** The team's rules (the defaults when none were set). */
   teamRules(teamId: string): TeamModelRules;
+  /** The routes the operator set for the model (its model-list kind and id), in place of the catalog's. */
+  routesOf(kind: string, model: string): readonly ModelRoute[] | undefined;
 }

@@ -12,6 +12,7 @@ import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
 import type { OutputFile, PollResult, Provider, ProviderOutput, VendorHandle } from '../providers/types.ts';
 import { extensionForContentType } from '../storage/keys.ts';
+import { vendorWork } from './availability.ts';
 import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { signInputUrls } from './inputs.ts';
@@ -130,21 +131,50 @@ type RouteChoice =
   | { kind: 'exhausted' };
 
 /**
- * The first configured route the item has not left (failover) and that is not cooling down
- * (the circuit breaker, read from the database so every process sees it).
+ * Picks among the routes an item may take now (`usable`, in the model's order): the lowest tier
+ * first (a route without one: its place in the list), and within it at random by weight (1 when
+ * unset). A route that failed the item is no longer among them (failover), so the next attempt goes
+ * to another route of the same tier while one is left, then to the next tier.
+ */
+export function pickRoute<T extends { route: { tier?: number; weight?: number } }>(
+  usable: readonly T[],
+  random: () => number = Math.random,
+): T | undefined {
+  const tierOf = (c: T, position: number) => c.route.tier ?? position;
+  const tiers = usable.map(tierOf);
+  const lowest = Math.min(...tiers);
+  const tier = usable.filter((_, i) => tiers[i] === lowest);
+  if (tier.length <= 1) return tier[0];
+  const weights = tier.map((c) => (c.route.weight !== undefined && c.route.weight > 0 ? c.route.weight : 1));
+  let left = random() * weights.reduce((sum, w) => sum + w, 0);
+  for (const [i, candidate] of tier.entries()) {
+    left -= weights[i] as number;
+    if (left < 0) return candidate;
+  }
+  return tier[tier.length - 1];
+}
+
+/**
+ * The route an item takes among the configured routes it has not left (failover) and that are not
+ * cooling down (the circuit breaker, read from the database so every process sees it): the tiers
+ * and weights of `pickRoute`. Disabled routes never reach here (`vendorWork`).
  */
 async function chooseRoute(
   ctx: ExecutionContext,
   item: sql.ClaimedItem,
   candidates: PickedRoute[],
 ): Promise<RouteChoice> {
-  const usable = candidates.filter((c) => !item.skipped_routes.includes(routeKey(c.route)));
+  const usable = candidates.filter(
+    (c) => c.route.enabled !== false && !item.skipped_routes.includes(routeKey(c.route)),
+  );
   if (usable.length === 0) return { kind: 'exhausted' };
   const tracked = usable.filter((c) => tracksHealth(ctx, c.provider.id));
-  if (tracked.length === 0) return { kind: 'route', picked: usable[0] as PickedRoute };
+  if (tracked.length === 0) return { kind: 'route', picked: pickRoute(usable) as PickedRoute };
   const cooling = await sql.selectCoolingRoutes(ctx.pool);
-  const ready = usable.find((c) => !cooling.has(routeKey(c.route)));
-  if (ready) return { kind: 'route', picked: ready };
+  // The place in the list stands for the tier of a route without one, before the cooling are left out.
+  const placed = usable.map((c, position) => ({ ...c, route: { ...c.route, tier: c.route.tier ?? position } }));
+  const ready = pickRoute(placed.filter((c) => !cooling.has(routeKey(c.route))));
+  if (ready) return { kind: 'route', picked: usable[placed.indexOf(ready)] as PickedRoute };
   const until = Math.min(...usable.map((c) => cooling.get(routeKey(c.route))?.getTime() ?? Date.now()));
   return { kind: 'wait', until: new Date(until) };
 }
@@ -327,7 +357,7 @@ export async function pollVendor(
     await finish(ctx, operation, item, { ok: false, error: `Provider ${item.provider} is no longer configured` });
     return;
   }
-  const work = operation.vendor(ctx, executable(item));
+  const work = vendorWork(ctx, item.operation, operation, executable(item));
   if (!work) {
     await finish(ctx, operation, item, {
       ok: false,

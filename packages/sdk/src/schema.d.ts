@@ -427,6 +427,180 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live configuration as one document (model prices, availability and routes, aliases, team rules) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            aliases: {
+                                [key: string]: {
+                                    kind: string;
+                                    model: string;
+                                };
+                            };
+                            /** @description By kind, then model id: {price?, available?, routes?} */
+                            models: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            /** @description By team id: {price_multiplier, allowed_models, denied_models} */
+                            teams: {
+                                [key: string]: unknown;
+                            };
+                            version: number;
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/config/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a configuration document in one transaction (dry_run: show the differences only)
+         * @description The document is checked whole first: an unknown key or a bad reference is a 400 naming its path and nothing is applied. Models and aliases it does not name go back to the catalog; teams it does not name keep their rules. Only what differs is written, each change an audit row: the same document twice changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A document as GET /admin/v1/config gives it */
+                        document: unknown;
+                        /** @description true: answer the differences and change nothing */
+                        dry_run?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description false: a dry run, or nothing differed */
+                            applied: boolean;
+                            changes: {
+                                after: unknown;
+                                before: unknown;
+                                /** @description model kind:model, routes kind:model, alias <name>, team <id> */
+                                target: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/generations/{generation_id}/attempts": {
         parameters: {
             query?: never;
@@ -703,6 +877,312 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/admin/v1/models/{kind}/{model}/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A model's vendor routes now, and whether they are the catalog's or the operator's */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: string;
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The catalog's routes (tier: the place in its list) */
+                            catalog_routes: {
+                                enabled: boolean;
+                                /** @description The vendor's endpoint id */
+                                endpoint: string;
+                                mapping: string | null;
+                                /** @description A vendor id (fal, replicate, ...) */
+                                provider: string;
+                                tier: number;
+                                weight: number;
+                            }[];
+                            kind: string;
+                            model: string;
+                            /** @description The routes that serve the model now, in order */
+                            routes: {
+                                enabled: boolean;
+                                /** @description The vendor's endpoint id */
+                                endpoint: string;
+                                mapping: string | null;
+                                /** @description A vendor id (fal, replicate, ...) */
+                                provider: string;
+                                tier: number;
+                                weight: number;
+                            }[];
+                            /** @description override: the operator's list serves; catalog: the catalog's */
+                            source: "catalog" | "override";
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a model's vendor routes without a restart (routes: null, or DELETE: the catalog's)
+         * @description The lowest tier is tried first, at random by weight among its usable routes; a failover goes to another route of the tier, then to the next tier. Each provider must be a known vendor and each mapping one of that vendor's; a refused entry is a 400 naming it (routes[1].mapping) and nothing changes. Applies in every process within a second, to items that run after it (a job already sent to a vendor is followed there). Every change is an audit row.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: string;
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The model's routes from now on, in place of the catalog's; null: the catalog's again */
+                        routes: {
+                            /** @description false: never used (default true) */
+                            enabled?: boolean;
+                            /** @description The vendor's endpoint id */
+                            endpoint: string;
+                            /** @description One of the vendor's mappings */
+                            mapping: string;
+                            /** @description A vendor id (fal, replicate, ...) */
+                            provider: string;
+                            /** @description The lowest tier is tried first; absent: its place in the list */
+                            tier?: number;
+                            /** @description Its share of the picks within its tier (default 1) */
+                            weight?: number;
+                        }[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The catalog's routes (tier: the place in its list) */
+                            catalog_routes: {
+                                enabled: boolean;
+                                /** @description The vendor's endpoint id */
+                                endpoint: string;
+                                mapping: string | null;
+                                /** @description A vendor id (fal, replicate, ...) */
+                                provider: string;
+                                tier: number;
+                                weight: number;
+                            }[];
+                            kind: string;
+                            model: string;
+                            /** @description The routes that serve the model now, in order */
+                            routes: {
+                                enabled: boolean;
+                                /** @description The vendor's endpoint id */
+                                endpoint: string;
+                                mapping: string | null;
+                                /** @description A vendor id (fal, replicate, ...) */
+                                provider: string;
+                                tier: number;
+                                weight: number;
+                            }[];
+                            /** @description override: the operator's list serves; catalog: the catalog's */
+                            source: "catalog" | "override";
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Give a model back the catalog's routes */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: string;
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The catalog's routes (tier: the place in its list) */
+                            catalog_routes: {
+                                enabled: boolean;
+                                /** @description The vendor's endpoint id */
+                                endpoint: string;
+                                mapping: string | null;
+                                /** @description A vendor id (fal, replicate, ...) */
+                                provider: string;
+                                tier: number;
+                                weight: number;
+                            }[];
+                            kind: string;
+                            model: string;
+                            /** @description The routes that serve the model now, in order */
+                            routes: {
+                                enabled: boolean;
+                                /** @description The vendor's endpoint id */
+                                endpoint: string;
+                                mapping: string | null;
+                                /** @description A vendor id (fal, replicate, ...) */
+                                provider: string;
+                                tier: number;
+                                weight: number;
+                            }[];
+                            /** @description override: the operator's list serves; catalog: the catalog's */
+                            source: "catalog" | "override";
+                        };
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/v1/providers": {

@@ -49,7 +49,7 @@ export function catalogLists(
   };
 }
 
-const PRICE_SCHEMAS: Partial<Record<LiveKind, TSchema>> = {
+export const PRICE_SCHEMAS: Partial<Record<LiveKind, TSchema>> = {
   image: IMAGE_PRICE_SCHEMA,
   edit: IMAGE_PRICE_SCHEMA,
   face: IMAGE_PRICE_SCHEMA,
@@ -81,7 +81,7 @@ function catalogModel(catalogs: Catalogs, kind: string, model: string) {
 }
 
 /** A 400 naming the first field of `value` that `schema` refuses, under `prefix`. */
-function checkAgainst(schema: TSchema, value: unknown, prefix: string): void {
+export function checkAgainst(schema: TSchema, value: unknown, prefix: string): void {
   // The catalog's own schema, with no fields beside its own (a misspelt field would be ignored).
   const known = (schema as { properties?: Record<string, unknown> }).properties;
   if (known && typeof value === 'object' && value !== null) {

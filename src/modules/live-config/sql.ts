@@ -159,3 +159,55 @@ export async function selectAudit(
   );
   return rows;
 }
+
+/** A model's routes as the operator set them (the whole list, in order). */
+export interface RouteOverrideRow {
+  kind: string;
+  model: string;
+  routes: LiveRoute[];
+}
+
+/** One route of a model's live list. */
+export interface LiveRoute {
+  provider: string;
+  endpoint: string;
+  mapping: string;
+  tier: number;
+  weight: number;
+  enabled: boolean;
+}
+
+export async function selectRouteOverrides(db: Queryable): Promise<RouteOverrideRow[]> {
+  return (await db.query<RouteOverrideRow>('select kind, model, routes from model_routes order by kind, model')).rows;
+}
+
+export async function selectRouteOverride(
+  db: Queryable,
+  kind: string,
+  model: string,
+  lock = false,
+): Promise<RouteOverrideRow | undefined> {
+  const { rows } = await db.query<RouteOverrideRow>(
+    `select kind, model, routes from model_routes where kind = $1::text and model = $2::text ${lock ? 'for update' : ''}`,
+    [kind, model],
+  );
+  return rows[0];
+}
+
+/** Writes a model's route list; null: back to the catalog's (the row is removed). */
+export async function saveRouteOverride(
+  db: Queryable,
+  kind: string,
+  model: string,
+  routes: LiveRoute[] | null,
+): Promise<void> {
+  if (routes === null) {
+    await db.query('delete from model_routes where kind = $1::text and model = $2::text', [kind, model]);
+    return;
+  }
+  await db.query(
+    `insert into model_routes (kind, model, routes) values ($1::text, $2::text, $3::jsonb)
+     on conflict (kind, model) do update set routes = excluded.routes, updated_at = now()`,
+    [kind, model, JSON.stringify(routes)],
+  );
+}

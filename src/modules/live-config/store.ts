@@ -30,9 +30,11 @@ interface Snapshot {
   models: Map<string, LiveModelOverride>;
   aliases: Map<string, { kind: string; model: string }>;
   teams: Map<string, TeamModelRules>;
+  /** The routes the operator set, by `kind:model` (readRoutes). */
+  routes: Map<string, sql.LiveRoute[]>;
 }
 
-const empty = (): Snapshot => ({ models: new Map(), aliases: new Map(), teams: new Map() });
+const empty = (): Snapshot => ({ models: new Map(), aliases: new Map(), teams: new Map(), routes: new Map() });
 
 export class LiveConfig implements LiveModelLayer, LiveRules {
   private state: Snapshot = empty();
@@ -43,6 +45,9 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
   private again = false;
   private readonly pool: pg.Pool;
   private log: { warn(obj: object, msg: string): void } = { warn: () => undefined };
+  // The parts of the process that hold the configuration (the API, the worker): it listens while any does.
+  private holders = 0;
+  private starting: Promise<void> | undefined;
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -50,13 +55,29 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
 
   /** Listens, then reads the configuration (a change between the two is heard). */
   async start(log: { warn(obj: object, msg: string): void }): Promise<void> {
+    this.holders += 1;
+    if (this.holders > 1) return this.starting;
     this.log = log;
     this.closed = false;
-    await this.listen();
-    await this.reload();
+    this.starting = (async () => {
+      await this.listen();
+      await this.reload();
+    })();
+    try {
+      await this.starting;
+    } catch (err) {
+      this.holders -= 1;
+      throw err;
+    }
   }
 
+  /** Lets go of the configuration; the last holder to stop closes the listening connection. */
   async stop(): Promise<void> {
+    if (this.holders > 1) {
+      this.holders -= 1;
+      return;
+    }
+    this.holders = 0;
     this.closed = true;
     const client = this.client;
     this.client = undefined;
@@ -110,6 +131,11 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
     return this.state.teams.get(teamId) ?? DEFAULT_RULES;
   }
 
+  /** The routes the operator set for the model `kind:model`, or undefined for the catalog's. */
+  routesOf(kind: string, model: string): readonly sql.LiveRoute[] | undefined {
+    return this.state.routes.get(`${kind}:${model}`);
+  }
+
   private async listen(): Promise<void> {
     const client = new pg.Client({ ...this.pool.options, application_name: 'genmedia-live-config' });
     client.on('notification', () => {
@@ -159,5 +185,13 @@ async function read(pool: pg.Pool): Promise<Snapshot> {
       deniedModels: t.denied_models,
     });
   }
+  snapshot.routes = await readRoutes(pool);
   return snapshot;
+}
+
+/** The route lists the operator set, by `kind:model`. */
+async function readRoutes(pool: pg.Pool): Promise<Map<string, sql.LiveRoute[]>> {
+  const out = new Map<string, sql.LiveRoute[]>();
+  for (const row of await sql.selectRouteOverrides(pool)) out.set(`${row.kind}:${row.model}`, row.routes);
+  return out;
 }

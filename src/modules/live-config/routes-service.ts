@@ -1,0 +1,136 @@
+// A model's vendor routes set by the operator without a restart, in place of the catalog's: the
+// whole ordered list, each route with its tier, weight and whether it is enabled. Checked against
+// the vendors the service knows, written with its audit row and announced in one transaction.
+import type pg from 'pg';
+import type { ModelRoute } from '../../catalog/models.ts';
+import { ENDPOINT_MODELS } from '../../catalog/routes.ts';
+import { type Queryable, withTransaction } from '../../db/pool.ts';
+import { invalidField, notFound } from '../../lib/errors.ts';
+import { VENDORS } from '../../providers/vendors.ts';
+import { type Catalogs, catalogLists, LIVE_KINDS } from './service.ts';
+import * as sql from './sql.ts';
+
+/** One route as the admin API shows and takes it. */
+export interface RouteEntry {
+  provider: string;
+  endpoint: string;
+  mapping: string | null;
+  tier: number;
+  weight: number;
+  enabled: boolean;
+}
+
+/** A model's routes now: the operator's list or the catalog's. */
+export interface ModelRoutesView {
+  kind: string;
+  model: string;
+  /** `override`: the operator's list serves; `catalog`: the catalog's. */
+  source: 'catalog' | 'override';
+  routes: RouteEntry[];
+  catalog_routes: RouteEntry[];
+}
+
+/** A route as the body of a change gives it (tier, weight and enabled may be left out). */
+export interface RouteInput {
+  provider: string;
+  endpoint: string;
+  mapping: string;
+  tier?: number;
+  weight?: number;
+  enabled?: boolean;
+}
+
+/** The catalog's routes of `kind:model` (none for a model the catalog serves without a vendor). */
+export function catalogRoutesOf(catalogs: Catalogs, kind: string, model: string): readonly ModelRoute[] {
+  if ((LIVE_KINDS as readonly string[]).includes(kind)) {
+    const list = catalogLists(catalogs.catalog, catalogs.media)[kind as (typeof LIVE_KINDS)[number]];
+    const entry = list.find((m) => m.id === model) as { routes?: ModelRoute[] } | undefined;
+    if (entry) return entry.routes ?? [];
+  }
+  const endpoint = ENDPOINT_MODELS[model];
+  if (endpoint && endpoint.kind === kind) return endpoint.routes;
+  throw notFound(`${kind} model`, model);
+}
+
+/** A catalog route in the admin API's terms: its tier is its place in the list. */
+const fromCatalog = (route: ModelRoute, position: number): RouteEntry => ({
+  provider: route.provider,
+  endpoint: route.endpoint,
+  mapping: route.mapping ?? null,
+  tier: route.tier ?? position,
+  weight: route.weight ?? 1,
+  enabled: route.enabled ?? true,
+});
+
+function viewOf(catalogs: Catalogs, kind: string, model: string, live: sql.LiveRoute[] | undefined): ModelRoutesView {
+  const catalog = catalogRoutesOf(catalogs, kind, model).map(fromCatalog);
+  return { kind, model, source: live ? 'override' : 'catalog', routes: live ?? catalog, catalog_routes: catalog };
+}
+
+/**
+ * Checks a route list against the vendors the service knows (`field` names it in errors) and
+ * gives it with its defaults: tier its place in the list, weight 1, enabled.
+ */
+export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.LiveRoute[] {
+  return routes.map((route, i) => {
+    const at = `${field}[${i}]`;
+    const vendor = VENDORS.find((v) => v.id === route.provider);
+    if (!vendor) throw invalidField(`${at}.provider`, `is not a known vendor (${VENDORS.map((v) => v.id).join(', ')})`);
+    if (!Object.hasOwn(vendor.mappings, route.mapping)) {
+      throw invalidField(
+        `${at}.mapping`,
+        `is not a mapping of ${vendor.id} (${Object.keys(vendor.mappings).join(', ')})`,
+      );
+    }
+    if (route.tier !== undefined && (!Number.isInteger(route.tier) || route.tier < 0)) {
+      throw invalidField(`${at}.tier`, 'must be an integer of 0 or more');
+    }
+    if (route.weight !== undefined && !(route.weight > 0)) throw invalidField(`${at}.weight`, 'must be more than 0');
+    return {
+      provider: route.provider,
+      endpoint: route.endpoint,
+      mapping: route.mapping,
+      tier: route.tier ?? i,
+      weight: route.weight ?? 1,
+      enabled: route.enabled ?? true,
+    };
+  });
+}
+
+export async function readModelRoutes(
+  pool: pg.Pool,
+  catalogs: Catalogs,
+  kind: string,
+  model: string,
+): Promise<ModelRoutesView> {
+  catalogRoutesOf(catalogs, kind, model);
+  return viewOf(catalogs, kind, model, (await sql.selectRouteOverride(pool, kind, model))?.routes);
+}
+
+/** Sets a model's routes (null: back to the catalog's), with the audit row, in the caller's transaction. */
+export async function writeModelRoutes(
+  client: Queryable,
+  actor: string,
+  kind: string,
+  model: string,
+  routes: sql.LiveRoute[] | null,
+): Promise<void> {
+  const before = (await sql.selectRouteOverride(client, kind, model, true))?.routes ?? null;
+  await sql.saveRouteOverride(client, kind, model, routes);
+  await sql.recordChange(client, { actor, action: 'model.routes', target: `${kind}:${model}`, before, after: routes });
+}
+
+/** Replaces a model's routes with `routes` (checked first: nothing is written when one is refused). */
+export async function changeModelRoutes(
+  pool: pg.Pool,
+  catalogs: Catalogs,
+  actor: string,
+  kind: string,
+  model: string,
+  routes: readonly RouteInput[] | null,
+): Promise<ModelRoutesView> {
+  catalogRoutesOf(catalogs, kind, model);
+  const checked = routes === null ? null : checkRoutes('routes', routes);
+  await withTransaction(pool, (client) => writeModelRoutes(client, actor, kind, model, checked));
+  return viewOf(catalogs, kind, model, checked ?? undefined);
+}

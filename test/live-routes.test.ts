@@ -1,0 +1,497 @@
+// A model's vendor routes set live: the list set through the admin API of one process serves the
+// items run by another on the same database within a second; tiers and weights pick among them, a
+// disabled route is never used, a model may get a route it had none of, and a refused list names
+// the entry at fault and changes nothing.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { pickRoute } from '../src/engine/vendor.ts';
+import { startServiceProcess } from './chaos/service.ts';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { type StatusRecord, waitForGeneration } from './media-helpers.ts';
+
+const exec = promisify(execFile);
+const MODEL = 'flux-1-schnell';
+const FIRST = 'fal-ai/flux/schnell';
+const SECOND = 'fal-ai/flux-1/schnell';
+
+const routesPath = (model = MODEL, kind = 'image') => `/admin/v1/models/${kind}/${model}/routes`;
+
+interface RouteView {
+  provider: string;
+  endpoint: string;
+  mapping: string | null;
+  tier: number;
+  weight: number;
+  enabled: boolean;
+}
+interface ModelRoutes {
+  kind: string;
+  model: string;
+  source: 'catalog' | 'override';
+  routes: RouteView[];
+  catalog_routes: RouteView[];
+}
+interface AuditEntry {
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+}
+
+describe('the tier and weight pick', () => {
+  const route = (name: string, tier: number | undefined, weight?: number) => ({ name, route: { tier, weight } });
+
+  test('the lowest tier only; within it, by weight within 5 %', () => {
+    const routes = [route('late', 1, 100), route('a', 0, 3), route('b', 0, 1)];
+    const picks = new Map<string, number>();
+    const draws = 20_000;
+    // A fixed sequence spread evenly over [0, 1) stands for the random draws.
+    for (let i = 0; i < draws; i++) {
+      const picked = pickRoute(routes, () => (i * 0.618_033_988_75) % 1);
+      picks.set(picked?.name ?? '', (picks.get(picked?.name ?? '') ?? 0) + 1);
+    }
+    assert.equal(picks.get('late'), undefined, 'a higher tier is not used while the lowest has a route');
+    const shareA = (picks.get('a') ?? 0) / draws;
+    assert.ok(Math.abs(shareA - 0.75) <= 0.05 * 0.75, `a was picked ${shareA} of the time, 0.75 expected`);
+    // Math.random too, over many picks.
+    let a = 0;
+    for (let i = 0; i < draws; i++) if (pickRoute(routes)?.name === 'a') a++;
+    assert.ok(Math.abs(a / draws - 0.75) <= 0.05 * 0.75, `a was picked ${a / draws} of the time`);
+  });
+
+  test('without tiers, the place in the list: the first', () => {
+    assert.equal(pickRoute([route('one', undefined), route('two', undefined)])?.name, 'one');
+    assert.equal(pickRoute([]), undefined);
+  });
+});
+
+describe('live routes across two processes', () => {
+  let fal: FakeFal;
+  let a: TestServer;
+  let b: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    // A serves the admin API only; B runs the items.
+    a = await startTestServer({ env: fal.env, worker: false });
+    b = await startTestServer({ env: fal.env, databaseUrl: a.databaseUrl, adminToken: a.adminToken });
+    team = await createTeam(a, 1000);
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+    await fal?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(a, method, path, { token: a.adminToken, ...(body === undefined ? {} : { body }) });
+  const generate = async (server: TestServer, prompt: string, model = MODEL): Promise<StatusRecord> => {
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt, model },
+    });
+    assert.equal(created.status, 200, created.text);
+    return waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+  };
+  const sentFor = (prompt: string) => fal.submissions.filter((s) => s.input.prompt === prompt).map((s) => s.endpoint);
+
+  /** Waits (bounded) until `check` holds, and answers how long that took. */
+  async function within(ms: number, check: () => boolean): Promise<number> {
+    const started = performance.now();
+    while (!check()) {
+      if (performance.now() - started > ms * 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(check(), `the change did not apply within ${ms * 3} ms`);
+    return performance.now() - started;
+  }
+
+  test("GET shows the catalog's routes until a list is set", async () => {
+    const got = await admin<ModelRoutes>('GET', routesPath());
+    assert.equal(got.status, 200, got.text);
+    assert.equal(got.body.source, 'catalog');
+    assert.deepEqual(
+      got.body.routes.map((r) => [r.provider, r.endpoint, r.tier, r.weight, r.enabled]),
+      [
+        ['fal', FIRST, 0, 1, true],
+        ['fal', SECOND, 1, 1, true],
+        ['replicate', 'black-forest-labs/flux-schnell', 2, 1, true],
+      ],
+    );
+    assert.equal((await admin('GET', routesPath('no-such-model'))).status, 404);
+  });
+
+  test('a list set on A serves the items B runs within a second; a disabled route is never used; DELETE restores', async () => {
+    const set = await admin<ModelRoutes>('PUT', routesPath(), {
+      routes: [
+        { provider: 'fal', endpoint: FIRST, mapping: 'flux', tier: 0, enabled: false },
+        { provider: 'fal', endpoint: SECOND, mapping: 'flux', tier: 1 },
+      ],
+    });
+    assert.equal(set.status, 200, set.text);
+    assert.equal(set.body.source, 'override');
+    assert.deepEqual(
+      set.body.routes.map((r) => [r.endpoint, r.tier, r.weight, r.enabled]),
+      [
+        [FIRST, 0, 1, false],
+        [SECOND, 1, 1, true],
+      ],
+    );
+    const took = await within(1000, () => b.app.deps.live.routesOf('image', MODEL) !== undefined);
+    assert.ok(took < 1000, `B applied the routes in ${took} ms`);
+
+    for (const prompt of ['routes a', 'routes b', 'routes c']) {
+      const done = await generate(b, prompt);
+      assert.equal(done.status, 'completed');
+      assert.deepEqual(sentFor(prompt), [SECOND], 'the disabled first route is never used');
+    }
+
+    const audit = await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=5');
+    const entry = audit.body.data.find((e) => e.action === 'model.routes');
+    assert.equal(entry?.target, `image:${MODEL}`);
+    assert.equal(entry?.before, null);
+
+    const restored = await admin<ModelRoutes>('DELETE', routesPath());
+    assert.equal(restored.status, 200, restored.text);
+    assert.equal(restored.body.source, 'catalog');
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL) === undefined);
+    const back = await generate(b, 'routes d');
+    assert.deepEqual(sentFor('routes d'), [FIRST], "the catalog's first route again");
+    assert.equal(back.status, 'completed');
+  });
+
+  test('the routes of one tier share the items by weight; a failover goes to the other route of the tier', async () => {
+    // A weight of zero is refused, so the all-but-certain pick is a very large weight.
+    const set = await admin('PUT', routesPath(), {
+      routes: [
+        { provider: 'fal', endpoint: FIRST, mapping: 'flux', tier: 0, weight: 0.0001 },
+        { provider: 'fal', endpoint: SECOND, mapping: 'flux', tier: 0, weight: 1_000_000 },
+        { provider: 'replicate', endpoint: 'black-forest-labs/flux-schnell', mapping: 'flux-schnell', tier: 1 },
+      ],
+    });
+    assert.equal(set.status, 200, set.text);
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL)?.length === 3);
+    const done = await generate(b, 'weighted a');
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(sentFor('weighted a'), [SECOND]);
+
+    // The heavy route down: the item fails over to the other route of its tier.
+    fal.outage(SECOND, true);
+    try {
+      const moved = await generate(b, 'weighted b');
+      assert.equal(moved.status, 'completed');
+      assert.equal(sentFor('weighted b').at(-1), FIRST, 'the next untried route of the same tier');
+    } finally {
+      fal.outage(SECOND, false);
+    }
+    assert.equal((await admin('PUT', routesPath(), { routes: null })).status, 200, 'PUT null: the catalog again');
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL) === undefined);
+  });
+
+  test('a worker-only process (ROLE=worker) holds the live routes and follows their changes', async () => {
+    const set = await admin('PUT', routesPath('flux-1-dev'), {
+      routes: [{ provider: 'fal', endpoint: 'fal-ai/flux-krea-lora', mapping: 'flux-lora' }],
+    });
+    assert.equal(set.status, 200, set.text);
+    // A accepts (no worker of its own); the worker process runs the items.
+    const accept = async (prompt: string) => {
+      const created = await call<{ generation_id: string }>(a, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt, model: 'flux-1-dev' },
+      });
+      assert.equal(created.status, 200, created.text);
+      return created.body.generation_id;
+    };
+    // B's worker stops taking jobs while the worker process is under test.
+    await b.close();
+    const worker = await startServiceProcess({
+      role: 'worker',
+      databaseUrl: a.databaseUrl,
+      adminToken: a.adminToken,
+      dataDir: a.dataDir,
+      // fal's webhooks go to the API, as in a real deployment.
+      env: { ...fal.env, PUBLIC_BASE_URL: a.url },
+    });
+    try {
+      await worker.ready();
+      const first = await waitForGeneration(a, team.key, await accept('worker a'), 15_000).catch((err: unknown) => {
+        throw new Error(`${String(err)}\n${worker.output().slice(-3000)}`);
+      });
+      assert.equal(first.status, 'completed');
+      assert.deepEqual(sentFor('worker a'), ['fal-ai/flux-krea-lora'], 'the worker read the live list at start');
+
+      assert.equal((await admin('DELETE', routesPath('flux-1-dev'))).status, 200);
+      // The change reaches the worker by NOTIFY: items it runs soon after take the catalog's first route.
+      let n = 0;
+      const started = performance.now();
+      for (;;) {
+        const prompt = `worker b${n++}`;
+        assert.equal((await waitForGeneration(a, team.key, await accept(prompt), 30_000)).status, 'completed');
+        if (sentFor(prompt)[0] === 'fal-ai/flux-lora') break;
+        assert.ok(performance.now() - started < 3000, 'the worker did not apply the change');
+      }
+    } finally {
+      await worker.kill();
+      b = await startTestServer({ env: fal.env, databaseUrl: a.databaseUrl, adminToken: a.adminToken });
+    }
+  });
+
+  test('a model gets a route it had none of', async () => {
+    // flux-1-pro's only catalog route has no mapping: no vendor serves it here.
+    const before = await admin<ModelRoutes>('GET', routesPath('flux-1-pro'));
+    assert.deepEqual(
+      before.body.routes.map((r) => r.mapping),
+      [null],
+    );
+    const set = await admin('PUT', routesPath('flux-1-pro'), {
+      routes: [{ provider: 'fal', endpoint: 'fal-ai/flux-pro/v1.1', mapping: 'flux-pro' }],
+    });
+    assert.equal(set.status, 200, set.text);
+    await within(1000, () => b.app.deps.live.routesOf('image', 'flux-1-pro') !== undefined);
+    const done = await generate(b, 'added route', 'flux-1-pro');
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(sentFor('added route'), ['fal-ai/flux-pro/v1.1']);
+  });
+
+  test('a bad list is a 400 naming the entry, and nothing changes', async () => {
+    const good = { provider: 'fal', endpoint: FIRST, mapping: 'flux' };
+    const cases: Array<[unknown, string]> = [
+      [{ routes: [good, { ...good, mapping: 'no-such-mapping' }] }, 'routes[1].mapping'],
+      [{ routes: [{ ...good, provider: 'no-such-vendor' }] }, 'routes[0].provider'],
+      [{ routes: [good, { ...good, tier: -1 }] }, 'routes[1].tier'],
+      [{ routes: [good, { ...good, tier: 1.5 }] }, 'routes[1].tier'],
+      [{ routes: [{ ...good, weight: 0 }] }, 'routes[0].weight'],
+      [{ routes: [good, { ...good, colour: 'red' }] }, 'routes[1].colour'],
+    ];
+    const auditBefore = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
+    for (const [body, field] of cases) {
+      const reply = await admin<{ error: { code: string; details?: Array<{ field: string }> } }>(
+        'PUT',
+        routesPath('sdxl'),
+        body,
+      );
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.body.error.code, 'invalid_request');
+      assert.ok(
+        reply.body.error.details?.some((d) => d.field === field),
+        `${field} named in ${reply.text}`,
+      );
+    }
+    assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
+    const auditAfter = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
+    assert.equal(auditAfter, auditBefore, 'no audit row for a refused change');
+  });
+});
+
+describe('the configuration as a file', () => {
+  let server: TestServer;
+  let team: TeamFixture;
+  let dir: string;
+
+  before(async () => {
+    server = await startTestServer({ worker: false });
+    team = await createTeam(server, 100);
+    dir = mkdtempSync(join(tmpdir(), 'live-config-file-'));
+  });
+  after(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  const cli = async (...args: string[]) => {
+    const { stdout } = await exec(process.execPath, ['src/cli/admin.ts', ...args], {
+      env: { ...process.env, GMS_URL: server.url, ADMIN_TOKEN: server.adminToken },
+    });
+    return JSON.parse(stdout) as unknown;
+  };
+  const auditCount = async () =>
+    (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
+  interface Applied {
+    applied: boolean;
+    changes: Array<{ target: string; before: unknown; after: unknown }>;
+  }
+
+  const documentOf = (teamId: string) => ({
+    version: 1,
+    models: {
+      image: {
+        'flux-1-dev': { price: { credits_per_image: 7 }, available: true },
+        sdxl: {
+          routes: [
+            { provider: 'fal', endpoint: 'fal-ai/fast-sdxl', mapping: 'sd', tier: 0, weight: 3 },
+            { provider: 'replicate', endpoint: 'stability-ai/sdxl', mapping: 'sdxl', tier: 0, weight: 1 },
+          ],
+        },
+      },
+    },
+    aliases: { 'house-style': { kind: 'image', model: 'flux-1-dev' } },
+    teams: { [teamId]: { price_multiplier: 1.5, allowed_models: [], denied_models: ['image:flux-1-pro'] } },
+  });
+
+  test('export, apply with the CLI: a dry run changes nothing, the apply does, twice is a no-op, export gives it back', async () => {
+    const empty = (await cli('config', 'export')) as { models: object; aliases: object };
+    assert.deepEqual(empty.models, {});
+    assert.deepEqual(empty.aliases, {});
+
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify(documentOf(team.id)));
+    const audit = await auditCount();
+    const dry = (await cli('config', 'apply', '--file', file, '--dry-run')) as Applied;
+    assert.equal(dry.applied, false);
+    assert.deepEqual(
+      dry.changes.map((c) => c.target),
+      ['model image:flux-1-dev', 'routes image:sdxl', 'alias house-style', `team ${team.id}`],
+    );
+    assert.equal(await auditCount(), audit, 'a dry run writes nothing');
+    assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
+
+    const applied = (await cli('config', 'apply', '--file', file)) as Applied;
+    assert.equal(applied.applied, true);
+    assert.equal(applied.changes.length, 4);
+    assert.equal(await auditCount(), audit + 4, 'one audit row per change');
+    const sdxl = await admin<ModelRoutes>('GET', routesPath('sdxl'));
+    assert.equal(sdxl.body.source, 'override');
+    assert.deepEqual(
+      sdxl.body.routes.map((r) => [r.provider, r.weight, r.enabled]),
+      [
+        ['fal', 3, true],
+        ['replicate', 1, true],
+      ],
+    );
+
+    const again = (await cli('config', 'apply', '--file', file)) as Applied;
+    assert.deepEqual(again, { applied: false, changes: [] }, 'the same file twice changes nothing');
+    assert.equal(await auditCount(), audit + 4);
+
+    // What export writes applies as a no-op: the round trip.
+    const exported = await cli('config', 'export');
+    const exportedFile = join(dir, 'exported.json');
+    writeFileSync(exportedFile, JSON.stringify(exported));
+    assert.deepEqual(await cli('config', 'apply', '--file', exportedFile), { applied: false, changes: [] });
+    const doc = exported as ReturnType<typeof documentOf>;
+    assert.deepEqual(doc.aliases, { 'house-style': { kind: 'image', model: 'flux-1-dev' } });
+    assert.deepEqual(doc.teams[team.id], documentOf(team.id).teams[team.id]);
+
+    // A document without the routes gives sdxl the catalog's again.
+    const fewer = documentOf(team.id);
+    fewer.models.image = { 'flux-1-dev': fewer.models.image['flux-1-dev'] } as typeof fewer.models.image;
+    const back = await admin<Applied>('POST', '/admin/v1/config/apply', { document: fewer });
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(
+      back.body.changes.map((c) => [c.target, c.after]),
+      [['routes image:sdxl', null]],
+    );
+    assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
+  });
+
+  test('a bad document is refused whole with the path of the entry at fault', async () => {
+    const exported = (await admin('GET', '/admin/v1/config')).body;
+    const audit = await auditCount();
+    const good = documentOf(team.id);
+    const bad = (change: (doc: ReturnType<typeof documentOf>) => void) => {
+      const doc = structuredClone(good);
+      change(doc);
+      return doc;
+    };
+    const cases: Array<[unknown, string]> = [
+      [{ ...good, colour: 'red' }, 'document.colour'],
+      [
+        bad((d) => {
+          (d.models.image.sdxl.routes[1] as { mapping: string }).mapping = 'nope';
+        }),
+        'document.models.image.sdxl.routes[1].mapping',
+      ],
+      [
+        bad((d) => {
+          (d.models.image.sdxl.routes[0] as { provider: string }).provider = 'nobody';
+        }),
+        'document.models.image.sdxl.routes[0].provider',
+      ],
+      [
+        bad((d) => {
+          (d.models.image['flux-1-dev'] as { price: unknown }).price = { credits_per_track: 3 };
+        }),
+        'document.models.image.flux-1-dev.price.credits_per_track',
+      ],
+      [
+        bad((d) => {
+          (d.models.image as Record<string, unknown>)['no-such-model'] = { available: false };
+        }),
+        'document.models.image.no-such-model',
+      ],
+      [
+        bad((d) => {
+          (d.models.image.sdxl as Record<string, unknown>).colour = 'red';
+        }),
+        'document.models.image.sdxl.colour',
+      ],
+      [
+        bad((d) => {
+          d.aliases['house-style'] = { kind: 'image', model: 'missing' };
+        }),
+        'document.aliases.house-style.model',
+      ],
+      [
+        bad((d) => {
+          d.teams = { team_missing: { price_multiplier: 1, allowed_models: [], denied_models: [] } };
+        }),
+        'document.teams.team_missing',
+      ],
+    ];
+    for (const [document, field] of cases) {
+      const reply = await admin<{ error: { code: string; details?: Array<{ field: string }> } }>(
+        'POST',
+        '/admin/v1/config/apply',
+        { document },
+      );
+      assert.equal(reply.status, 400, reply.text);
+      assert.ok(
+        reply.body.error.details?.some((d) => d.field === field),
+        `${field} named in ${reply.text}`,
+      );
+    }
+    assert.equal(await auditCount(), audit, 'nothing was applied');
+    assert.deepEqual((await admin('GET', '/admin/v1/config')).body, exported);
+  });
+
+  test('CONFIG_FILE applies a file when the service starts; a bad one stops the start', async () => {
+    const file = join(dir, 'start.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ models: { image: { 'sdxl-lightning': { price: { credits_per_image: 9 } } } } }),
+    );
+    const other = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      worker: false,
+      env: { CONFIG_FILE: file },
+    });
+    try {
+      const model = await call<{ price: unknown }>(other, 'GET', '/admin/v1/models/image/sdxl-lightning', {
+        token: other.adminToken,
+      });
+      assert.deepEqual(model.body.price, { credits_per_image: 9 });
+    } finally {
+      await other.close();
+    }
+    writeFileSync(file, JSON.stringify({ models: { image: { 'sdxl-lightning': { prices: {} } } } }));
+    await assert.rejects(
+      startTestServer({
+        databaseUrl: server.databaseUrl,
+        adminToken: server.adminToken,
+        worker: false,
+        env: { CONFIG_FILE: file },
+      }),
+      /document\.models\.image\.sdxl-lightning\.prices/,
+    );
+  });
+});
