@@ -69,7 +69,12 @@ export function createDeps(
   const live = new LiveConfig(pool);
   linkLiveConfig(live, catalog, media);
   // The vendor credentials added through the admin API, and every credential's health.
-  const credentials = new CredentialStore(pool, secrets, createCredentialMetrics(metrics));
+  const credentials = new CredentialStore(
+    pool,
+    secrets,
+    { after: config.providers.credentialCooldown.after, seconds: config.providers.credentialCooldown.seconds },
+    createCredentialMetrics(metrics),
+  );
   const deps: Deps = {
     config,
     pool,

@@ -77,7 +77,14 @@ describe('vendor credentials through the whole service', () => {
       databaseUrl: a.databaseUrl,
       adminToken: a.adminToken,
       // The second account's fake signs its webhooks with a key of its own: its jobs are polled.
-      env: { ...fal.env, LOG_LEVEL: 'debug', METRICS_TOKEN: metricsToken, VENDOR_POLL_MAX_MS: '1000' },
+      env: {
+        ...fal.env,
+        LOG_LEVEL: 'debug',
+        METRICS_TOKEN: metricsToken,
+        VENDOR_POLL_MAX_MS: '1000',
+        CREDENTIAL_COOLDOWN_AFTER: '2',
+        CREDENTIAL_COOLDOWN_S: '1',
+      },
       logStream,
     });
     team = await createTeam(a, 10_000);
@@ -203,6 +210,49 @@ describe('vendor credentials through the whole service', () => {
     assert.equal(enabled.status, 200, enabled.text);
     assert.equal(enabled.body.state, 'active');
     assert.equal(enabled.body.weight, 0);
+  });
+
+  test('a credential unavailable twice in a row cools down, another serves, and its check after the cool-down enables it again', async () => {
+    const flaky = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'flaky',
+      secret: SECOND_SECRET,
+      base_url: second.url,
+      weight: 1_000_000,
+    });
+    assert.equal(flaky.status, 201, flaky.text);
+    const id = flaky.body.id;
+    while (!b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const served = second.submissions.length;
+    const endpoint = 'fal-ai/flux-lora';
+    second.outage(endpoint, true);
+    // Its first 503 is retried (with it, almost surely); the second cools it down and the environment's key serves.
+    assert.equal((await image()).status, 'completed');
+    const cooling = (await credentials()).find((c) => c.id === id);
+    assert.equal(cooling?.state, 'cooling');
+    assert.match(cooling?.reason ?? '', /unavailable 2 times in a row/);
+    second.outage(endpoint, false);
+    // Once the cool-down has run out, the next pick has it checked (fal has no call that proves a key:
+    // it is given its chance again) and it serves again.
+    const started = Date.now();
+    while ((await credentials()).find((c) => c.id === id)?.state !== 'active') {
+      assert.ok(Date.now() - started < 15_000, 'the credential was not enabled again');
+      assert.equal((await image()).status, 'completed');
+    }
+    for (let i = 0; i < 5 && second.submissions.length === served; i++) {
+      assert.equal((await image()).status, 'completed');
+    }
+    assert.ok(second.submissions.length > served, 'the credential did not serve again');
+
+    const audit = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data;
+    const mine = audit.filter((e) => e.target === `credential:${id}` && e.actor === 'system').map((e) => e.action);
+    assert.deepEqual(mine.sort(), ['credential.cool', 'credential.enable']);
+    const metrics = await call(b, 'GET', '/metrics', { token: metricsToken });
+    assert.match(metrics.text, /genmedia_credential_events_total\{provider="fal",event="cooling"\} 1/);
+    assert.match(metrics.text, /genmedia_credential_events_total\{provider="fal",event="enabled"\} 1/);
+    assert.equal((await admin('DELETE', `/admin/v1/credentials/${id}`)).status, 204);
   });
 
   test('the admin CLI lists, adds, changes and deletes credentials, the secret read from the environment', async () => {

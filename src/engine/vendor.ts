@@ -301,6 +301,7 @@ async function send(
     return;
   }
   if (tracksHealth(ctx, provider.id)) await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
+  if (picked.credentialId) ctx.providers.credentialServed(picked.credentialId);
   if (result.kind === 'done') {
     await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
     return;
@@ -626,9 +627,10 @@ async function failOrRetry(
 }
 
 /**
- * A credential the vendor refused (its key: 401/403, or its quota or balance) is disabled; when the
- * vendor has another active credential the item is sent again at once with one of those, without
- * counting a failure (the input is not at fault). False: the policy decides as for any failure.
+ * A credential the vendor refused (its key: 401/403, or its quota or balance) is disabled, one
+ * unavailable a few times in a row cools down; when the vendor has another active credential the
+ * item is sent again at once with one of those, without counting a failure (the input is not at
+ * fault). False: the policy decides as for any failure.
  */
 async function refusedCredential(
   ctx: ExecutionContext,
@@ -637,9 +639,9 @@ async function refusedCredential(
   error: WorkError,
   options: RunOptions & { accepted?: boolean },
 ): Promise<boolean> {
-  if (!credentialId || (error.kind !== 'auth' && error.kind !== 'quota')) return false;
+  if (!credentialId) return false;
   const reason = `${error.kind}: ${redact(error.message, ctx.providers.secrets())}`.slice(0, 500);
-  if (!(await ctx.providers.credentialRefused(credentialId, reason))) return false;
+  if (!(await ctx.providers.credentialFailed(credentialId, error.kind, reason))) return false;
   await withTransaction(ctx.pool, async (client) => {
     // A claim that ran nothing is taken back; a poll holds none.
     if (!options.accepted) await sql.deferItem(client, item.id);

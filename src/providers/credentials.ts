@@ -31,6 +31,12 @@ export interface CredentialSource {
   health(id: string): CredentialHealth | undefined;
   /** Disables a credential the vendor refused (its key, its quota or balance). */
   disable(id: string, provider: string, reason: string): Promise<void>;
+  /** Counts one unavailability (5xx, 429, a timeout) in a row; resolves true when it cools down now. */
+  unavailable(id: string, provider: string, reason: string): Promise<boolean>;
+  /** The credential served: its unavailabilities in a row start again from none. */
+  served(id: string): void;
+  /** After its cool-down, what the vendor's check found: active again, or cooling again. */
+  checked(id: string, provider: string, usable: boolean, detail: string): Promise<void>;
 }
 
 /** The id of the credential a vendor's environment variable sets. */

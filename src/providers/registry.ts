@@ -1,5 +1,6 @@
 import type { ModelRoute } from '../catalog/models.ts';
 import type { Config } from '../config.ts';
+import type { WorkErrorKind } from '../lib/errors.ts';
 import {
   type CredentialSource,
   type CredentialState,
@@ -9,6 +10,7 @@ import {
 } from './credentials.ts';
 import type { ConnectedVendor, ServiceHooks, VendorDescriptor } from './descriptor.ts';
 import type { Mapping } from './mapping.ts';
+import { redact } from './policy.ts';
 import { type Fetch, type Provider, startsFromImages, type VendorRequest } from './types.ts';
 import { VENDORS } from './vendors.ts';
 
@@ -54,10 +56,14 @@ export interface ProviderRegistry {
   /** Every credential of the configured vendors (`provider`: of that vendor), with its state. */
   credentials(provider?: string): CredentialView[];
   /**
-   * A credential the vendor refused (its key, quota or balance) is disabled; resolves whether the
-   * vendor has another active credential to try.
+   * A submit or job of the credential failed: one the vendor refused (kinds auth, quota) is
+   * disabled; one unavailable (unavailable, rate_limited, timeout) a few times in a row cools down.
+   * Resolves true when it was taken out of service and the vendor has another active credential
+   * (the item goes to that one).
    */
-  credentialRefused(credentialId: string, reason: string): Promise<boolean>;
+  credentialFailed(credentialId: string, kind: WorkErrorKind, reason: string): Promise<boolean>;
+  /** A submit of the credential was accepted. */
+  credentialServed(credentialId: string): void;
   /** The ids of the configured providers. */
   configured(): string[];
   /** The origins a provider's result URLs may come from without being public. */
@@ -146,9 +152,31 @@ export function createProviderRegistry(
     const c = stored().find((s) => s.id === view.id);
     return c ? connectedOf(c)?.provider : undefined;
   };
+  // After its cool-down, a credential is checked once (the adapter's harmless call) before it serves again.
+  const checking = new Set<string>();
+  const checkCooled = (views: CredentialView[]) => {
+    for (const view of views) {
+      if (view.state !== 'cooling' || !view.coolingUntil || view.coolingUntil.getTime() > Date.now()) continue;
+      if (checking.has(view.id) || !source) continue;
+      const made = providerOf(view);
+      if (!made) continue;
+      checking.add(view.id);
+      const secrets = [view.secret];
+      (made.check ? made.check() : Promise.resolve({ reachable: null, detail: 'the vendor has no check' }))
+        .catch((err: unknown) => ({ reachable: false, detail: err instanceof Error ? err.message : String(err) }))
+        // A vendor with no call that proves a key (reachable null) is given its chance again.
+        .then((found) =>
+          source.checked(view.id, view.provider, found.reachable !== false, redact(found.detail, secrets)),
+        )
+        .catch(() => undefined)
+        .finally(() => checking.delete(view.id));
+    }
+  };
   /** One of the vendor's active credentials, picked by weight. */
   const pick = (provider: string): { id: string; provider: Provider } | undefined => {
-    const active = all(provider).filter((c) => c.state === 'active');
+    const views = all(provider);
+    checkCooled(views);
+    const active = views.filter((c) => c.state === 'active');
     const chosen = pickWeighted(active);
     const made = chosen && providerOf(chosen);
     return chosen && made ? { id: chosen.id, provider: made } : undefined;
@@ -198,12 +226,19 @@ export function createProviderRegistry(
         : (registered.get(id)?.provider ?? pick(id)?.provider);
     },
     credentials: all,
-    async credentialRefused(credentialId, reason) {
+    async credentialFailed(credentialId, kind, reason) {
       const view = all().find((c) => c.id === credentialId);
       if (!view || !source) return false;
-      if (view.state !== 'disabled') await source.disable(credentialId, view.provider, reason);
+      if (kind === 'auth' || kind === 'quota') {
+        if (view.state !== 'disabled') await source.disable(credentialId, view.provider, reason);
+      } else if (kind === 'unavailable' || kind === 'rate_limited' || kind === 'timeout') {
+        if (view.state !== 'active' || !(await source.unavailable(credentialId, view.provider, reason))) return false;
+      } else {
+        return false;
+      }
       return all(view.provider).some((c) => c.id !== credentialId && c.state === 'active');
     },
+    credentialServed: (credentialId) => source?.served(credentialId),
     configured: () => [...vendorIds()],
     trustedOrigins: originsOf,
     secrets: () => [...secrets, ...stored().map((c) => c.secret)],

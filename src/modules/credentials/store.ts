@@ -33,15 +33,23 @@ export class CredentialStore implements CredentialSource {
   private readonly pool: pg.Pool;
   private readonly secrets: Pick<SecretBox, 'open'>;
   private readonly counted: (event: CredentialEvent) => void;
+  private readonly cooldown: { after: number; seconds: number };
+  /** Unavailabilities in a row, by credential (this process's). */
+  private readonly inARow = new Map<string, number>();
 
-  /** `counted`: told each change of a credential's health the service makes (the metrics). */
+  /**
+   * `cooldown`: after how many unavailabilities in a row a credential cools down, and for how long;
+   * `counted`: told each change of a credential's health the service makes (the metrics).
+   */
   constructor(
     pool: pg.Pool,
     secrets: Pick<SecretBox, 'open'>,
+    cooldown: { after: number; seconds: number },
     counted: (event: CredentialEvent) => void = () => undefined,
   ) {
     this.pool = pool;
     this.secrets = secrets;
+    this.cooldown = cooldown;
     this.counted = counted;
   }
 
@@ -85,6 +93,64 @@ export class CredentialStore implements CredentialSource {
       });
     });
     this.counted({ provider, event: 'disabled' });
+  }
+
+  async unavailable(id: string, provider: string, reason: string): Promise<boolean> {
+    const count = (this.inARow.get(id) ?? 0) + 1;
+    this.inARow.set(id, count);
+    if (count < this.cooldown.after) return false;
+    this.inARow.delete(id);
+    await this.cool(id, provider, `unavailable ${count} times in a row: ${reason}`);
+    return true;
+  }
+
+  served(id: string): void {
+    this.inARow.delete(id);
+  }
+
+  async checked(id: string, provider: string, usable: boolean, detail: string): Promise<void> {
+    if (!usable) {
+      await this.cool(id, provider, `its check after the cool-down failed: ${detail}`);
+      return;
+    }
+    this.healthById.delete(id);
+    const enabled = await withTransaction(this.pool, async (client) => {
+      const before = await sql.selectHealthOf(client, id);
+      // Only a cool-down that has run out ends here (not one renewed meanwhile, nor a disabled credential).
+      if (before?.state !== 'cooling' || (before.cooling_until && before.cooling_until.getTime() > Date.now())) {
+        return false;
+      }
+      await sql.clearHealth(client, id);
+      await recordChange(client, {
+        actor: SYSTEM_ACTOR,
+        action: 'credential.enable',
+        target: `credential:${id}`,
+        before: { state: 'cooling', reason: before.reason },
+        after: { state: 'active', check: detail },
+      });
+      return true;
+    });
+    if (enabled) this.counted({ provider, event: 'enabled' });
+  }
+
+  /** Cools a credential down for the configured time. */
+  private async cool(id: string, provider: string, reason: string): Promise<void> {
+    const until = new Date(Date.now() + this.cooldown.seconds * 1000);
+    this.healthById.set(id, { state: 'cooling', reason, coolingUntil: until });
+    const cooled = await withTransaction(this.pool, async (client) => {
+      const before = await sql.selectHealthOf(client, id);
+      if (before?.state === 'disabled') return false;
+      await sql.saveHealth(client, { credential_id: id, provider, state: 'cooling', reason, cooling_until: until });
+      await recordChange(client, {
+        actor: SYSTEM_ACTOR,
+        action: 'credential.cool',
+        target: `credential:${id}`,
+        before: { state: before?.state ?? 'active' },
+        after: { state: 'cooling', reason, cooling_until: until.toISOString() },
+      });
+      return true;
+    });
+    if (cooled) this.counted({ provider, event: 'cooling' });
   }
 
   /** Reads the credentials again; a request for another read while one runs runs once after it. */
