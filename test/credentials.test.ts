@@ -255,6 +255,54 @@ describe('vendor credentials through the whole service', () => {
     assert.equal((await admin('DELETE', `/admin/v1/credentials/${id}`)).status, 204);
   });
 
+  test('a job whose credential was deleted meanwhile is polled with another active credential of its vendor', async () => {
+    // Another queue of the same account (its key, so the environment's credential may read its jobs);
+    // its webhooks are signed with a key of its own and refused, so only polls tell the outcome.
+    const queue = await startFakeFal(fal.key);
+    try {
+      const same = await admin<Credential>('POST', '/admin/v1/credentials', {
+        provider: 'fal',
+        name: 'same account',
+        secret: fal.key,
+        base_url: queue.url,
+        weight: 1_000_000,
+      });
+      assert.equal(same.status, 201, same.text);
+      const id = same.body.id;
+      while (!b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      queue.hold(true);
+      const reply = await call<{ generation_id: string }>(b, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' },
+      });
+      assert.equal(reply.status, 200, reply.text);
+      const itemOf = async () =>
+        (
+          await a.pool.query<{ credential_id: string | null; vendor_state: string | null; vendor_request_id: string }>(
+            'select credential_id, vendor_state, vendor_request_id from generation_items where generation_id = $1::text',
+            [reply.body.generation_id],
+          )
+        ).rows[0];
+      while ((await itemOf())?.vendor_state !== 'accepted') await new Promise((resolve) => setTimeout(resolve, 20));
+      const item = await itemOf();
+      assert.equal(item?.credential_id, id);
+      assert.equal((await admin('DELETE', `/admin/v1/credentials/${id}`)).status, 204);
+      while (b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const pollsBefore = queue.polls(item?.vendor_request_id ?? '');
+      queue.hold(false);
+      await queue.release();
+      const status = await waitForGeneration(b, team.key, reply.body.generation_id);
+      assert.equal(status.status, 'completed');
+      assert.ok(queue.polls(item?.vendor_request_id ?? '') > pollsBefore, 'the job was not polled after the delete');
+    } finally {
+      await queue.close();
+    }
+  });
+
   test('the admin CLI lists, adds, changes and deletes credentials, the secret read from the environment', async () => {
     const CLI_SECRET = `cli-${randomBytes(12).toString('hex')}-c1i9`;
     const cli = async (args: string[], env: Record<string, string> = {}) => {
