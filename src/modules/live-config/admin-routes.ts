@@ -66,9 +66,12 @@ const AuditEntry = Type.Object(
   {
     id: Type.String(),
     at: Type.String(),
-    actor: Type.String({ description: 'Who made the change ("admin": the admin token)' }),
-    action: Type.String({ description: 'model.update, alias.put, alias.delete, team.update' }),
-    target: Type.String({ description: 'What changed: kind:model, alias:<name>, team:<id>' }),
+    actor: Type.String({ description: 'Who made the change ("admin": the admin token; "system": the service itself)' }),
+    action: Type.String({
+      description:
+        'model.update, alias.put, alias.delete, team.update; credential.create, credential.update, credential.delete, credential.enable, credential.disable, credential.cool',
+    }),
+    target: Type.String({ description: 'What changed: kind:model, alias:<name>, team:<id>, credential:<id>' }),
     before: Type.Unknown(),
     after: Type.Unknown(),
   },
