@@ -17,6 +17,7 @@ import type { EngineServices, Work } from './engine/types.ts';
 import type { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { ApiKeyAuthenticator, Principal } from './modules/api-keys/authenticator.ts';
+import type { CredentialStore } from './modules/credentials/store.ts';
 import type { IdempotencyClaim } from './modules/idempotency/service.ts';
 import type { LiveConfig } from './modules/live-config/store.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -29,6 +30,8 @@ export interface Deps {
   pool: pg.Pool;
   /** The operator's live changes over the catalog (prices, availability, aliases, team rules). */
   live: LiveConfig;
+  /** The vendor credentials added through the admin API, and the health of every credential. */
+  credentials: CredentialStore;
   /** Whether the database answers; requests that need it are refused at once while it does not. */
   databaseHealth: DatabaseHealth;
   authenticator: ApiKeyAuthenticator;

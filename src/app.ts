@@ -9,6 +9,7 @@ import { ErrorBody } from './lib/schemas.ts';
 import apiKeyAdminRoutes from './modules/api-keys/admin-routes.ts';
 import billingRoutes from './modules/billing/routes.ts';
 import consoleRoutes from './modules/console/routes.ts';
+import credentialAdminRoutes from './modules/credentials/admin-routes.ts';
 import creditAdminRoutes from './modules/credits/admin-routes.ts';
 import desktopProjectsRoutes from './modules/desktop-projects/routes.ts';
 import { createGenerationWatch } from './modules/generations/events.ts';
@@ -142,6 +143,8 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   // The operator's live changes: read now, and again whenever a process announces one.
   await deps.live.start(app.log);
   app.addHook('onClose', () => deps.live.stop());
+  await deps.credentials.start(app.log);
+  app.addHook('onClose', () => deps.credentials.stop());
 
   app.addSchema(ErrorBody);
   app.addSchema(GenerationStatusRecord);
@@ -201,6 +204,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   await app.register(teamAdminRoutes);
   await app.register(liveConfigAdminRoutes);
   await app.register(liveRoutesAdminRoutes);
+  await app.register(credentialAdminRoutes);
   await app.register(providerAdminRoutes);
   await app.register(reportAdminRoutes);
   await app.register(apiKeyAdminRoutes);

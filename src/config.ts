@@ -110,6 +110,8 @@ const EnvSchema = Type.Object({
   VENDOR_POLL_MAX_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 60_000 }),
   ROUTE_COOLDOWN_AFTER: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
   ROUTE_COOLDOWN_S: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
+  CREDENTIAL_COOLDOWN_AFTER: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
+  CREDENTIAL_COOLDOWN_S: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
   PAYMENT_PROVIDER: Type.Optional(Type.Enum(['builtin', 'stripe', 'lemonsqueezy'])),
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -305,6 +307,8 @@ export interface Config {
     poll: { minMs: number; maxMs: number };
     /** The circuit breaker: a route cools for `seconds` after `after` failures in a row. */
     cooldown: { after: number; seconds: number };
+    /** A vendor credential cools for `seconds` after `after` unavailabilities in a row (5xx, 429, timeouts). */
+    credentialCooldown: { after: number; seconds: number };
     /**
      * What the operator pays, in US dollars, for one completed job of a route whose vendor reports
      * no cost of its own (fal, ComfyUI, Suno), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
@@ -608,6 +612,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       httpTimeoutMs: e.VENDOR_HTTP_TIMEOUT_MS,
       poll: { minMs: e.VENDOR_POLL_MIN_MS, maxMs: Math.max(e.VENDOR_POLL_MIN_MS, e.VENDOR_POLL_MAX_MS) },
       cooldown: { after: e.ROUTE_COOLDOWN_AFTER, seconds: e.ROUTE_COOLDOWN_S },
+      credentialCooldown: { after: e.CREDENTIAL_COOLDOWN_AFTER, seconds: e.CREDENTIAL_COOLDOWN_S },
       unitPricesUsd: unitPrices(e.VENDOR_UNIT_PRICES_USD),
       fal: {
         key: e.FAL_KEY,

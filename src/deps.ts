@@ -14,6 +14,7 @@ import { newId } from './lib/ids.ts';
 import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
+import { CredentialStore } from './modules/credentials/store.ts';
 import { changeCredits, getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
 import { linkLiveConfig } from './modules/live-config/link.ts';
@@ -21,7 +22,7 @@ import { LiveConfig } from './modules/live-config/store.ts';
 import { enqueueWebhook, queueDeliveryAttempt, WEBHOOK_TASK } from './modules/webhooks/service.ts';
 import { resolveWorkspace } from './modules/workspaces/service.ts';
 import { executionContext, operations } from './operations.ts';
-import { createMetricsRegistry, createServiceMetrics } from './plugins/metrics.ts';
+import { createCredentialMetrics, createMetricsRegistry, createServiceMetrics } from './plugins/metrics.ts';
 import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import type { Fetch } from './providers/types.ts';
@@ -67,10 +68,18 @@ export function createDeps(
   // Read from the database when the API starts (buildApp); empty (the catalog as shipped) until then.
   const live = new LiveConfig(pool);
   linkLiveConfig(live, catalog, media);
+  // The vendor credentials added through the admin API, and every credential's health.
+  const credentials = new CredentialStore(
+    pool,
+    secrets,
+    { after: config.providers.credentialCooldown.after, seconds: config.providers.credentialCooldown.seconds },
+    createCredentialMetrics(metrics),
+  );
   const deps: Deps = {
     config,
     pool,
     live,
+    credentials,
     databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs, config.databaseTimeouts.connectMs),
     authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
@@ -96,11 +105,16 @@ export function createDeps(
       metrics: createServiceMetrics(metrics, pool),
       live,
     },
-    providers: createProviderRegistry(config.providers, vendorFetch(config.providers.httpTimeoutMs), {
-      comfyWorkflows,
-      fetchInput: inputImageFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
-      fetchSample: inputAudioFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
-    }),
+    providers: createProviderRegistry(
+      config.providers,
+      vendorFetch(config.providers.httpTimeoutMs),
+      {
+        comfyWorkflows,
+        fetchInput: inputImageFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
+        fetchSample: inputAudioFetcher(createMediaFetcher(storage, mediaSigner, config.allowPrivateUrls)),
+      },
+      credentials,
+    ),
     metrics,
     // Built before `deps` is complete; the context reads it only when work runs.
     work: { operations, context: (signal) => executionContext(deps, signal) },

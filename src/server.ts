@@ -72,6 +72,12 @@ async function main(): Promise<void> {
   // Secrets stored before they were sealed (an upgrade) are sealed now.
   const sealed = await sealStoredSecrets(pool, deps.secrets);
   if (sealed > 0) log.info({ teams: sealed }, 'webhook signing secrets sealed');
+  // The vendor credentials and their health: the API's app reads them when it starts; a process
+  // that only works reads them here (its submits pick among them).
+  if (!servesApi) {
+    await deps.credentials.start(log);
+    closers.unshift(() => deps.credentials.stop());
+  }
   if (config.role !== 'api') {
     const worker = await startWorker(deps, log.child({ role: 'worker' }));
     closers.unshift(() => worker.stop());

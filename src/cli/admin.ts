@@ -38,6 +38,12 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   config export                       (the live configuration as one JSON document)
   config apply --file <config.json> [--dry-run]
                                       (the differences, applied in one transaction unless --dry-run)
+  credentials list [--provider <id>]   (vendor keys: the environment's read-only, the added ones)
+  credentials add --provider <id> --name <name> [--base-url <url>] [--weight <n>] [--rpm <n>]
+                  [--max-in-flight <n>]   (the secret from CREDENTIAL_SECRET, or standard input)
+  credentials set <credential_id> [--name <name>] [--base-url <url>] [--weight <n>] [--rpm <n>]
+                  [--max-in-flight <n>] [--enabled true|false] [--secret-stdin]
+  credentials delete <credential_id>
   audit [--limit <n>] [--cursor <next_cursor>]   (changes made through the admin API, newest first)
   reports margin --from <ISO time> --to <ISO time> [--group-by model|vendor|team] [--csv]
                                       (revenue against vendor cost in US dollars; --csv prints CSV)
@@ -125,6 +131,36 @@ function query(options: Options): string {
   if (typeof options.cursor === 'string' && options.cursor) params.set('cursor', options.cursor);
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+/** A credential's secret: CREDENTIAL_SECRET, else the first line of standard input (never an argument). */
+function credentialSecret(): string {
+  const secret = process.env.CREDENTIAL_SECRET ?? readFileSync(0, 'utf8').split('\n')[0]?.trim() ?? '';
+  if (!secret) throw new UsageError('Give the secret in CREDENTIAL_SECRET or on standard input');
+  return secret;
+}
+
+/** The settings of a credential given as options. */
+function credentialFields(options: Options): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const name = text(options.name);
+  const baseUrl = text(options['base-url']);
+  if (name !== undefined) body.name = name;
+  if (baseUrl !== undefined) body.base_url = baseUrl;
+  for (const [option, field] of [
+    ['weight', 'weight'],
+    ['rpm', 'rpm'],
+    ['max-in-flight', 'max_in_flight'],
+  ] as const) {
+    const value = text(options[option]);
+    if (value !== undefined) body[field] = integer(value, option);
+  }
+  const enabled = text(options.enabled);
+  if (enabled !== undefined) {
+    if (enabled !== 'true' && enabled !== 'false') throw new UsageError('--enabled must be true or false');
+    body.enabled = enabled === 'true';
+  }
+  return body;
 }
 
 /** Maps a command line to one admin API call. */
@@ -240,6 +276,32 @@ function toRequest(words: string[], options: Options): Request {
       };
     case 'aliases delete':
       return { method: 'DELETE', path: `/admin/v1/aliases/${id('alias')}` };
+    case 'credentials list': {
+      const provider = text(options.provider);
+      return {
+        method: 'GET',
+        path: `/admin/v1/credentials${provider ? `?${new URLSearchParams({ provider })}` : ''}`,
+      };
+    }
+    case 'credentials add':
+      return {
+        method: 'POST',
+        path: '/admin/v1/credentials',
+        body: {
+          provider: need(options, 'provider'),
+          name: need(options, 'name'),
+          ...credentialFields(options),
+          secret: credentialSecret(),
+        },
+      };
+    case 'credentials set': {
+      const body = credentialFields(options);
+      if (options['secret-stdin']) body.secret = credentialSecret();
+      if (Object.keys(body).length === 0) throw new UsageError('credentials set needs something to change');
+      return { method: 'PATCH', path: `/admin/v1/credentials/${id('credential id')}`, body };
+    }
+    case 'credentials delete':
+      return { method: 'DELETE', path: `/admin/v1/credentials/${id('credential id')}` };
     case 'audit':
       return { method: 'GET', path: `/admin/v1/audit${query(options)}` };
     case 'reports margin': {
@@ -290,6 +352,13 @@ async function main(): Promise<number> {
       from: { type: 'string' },
       to: { type: 'string' },
       'group-by': { type: 'string' },
+      provider: { type: 'string' },
+      'base-url': { type: 'string' },
+      weight: { type: 'string' },
+      rpm: { type: 'string' },
+      'max-in-flight': { type: 'string' },
+      enabled: { type: 'string' },
+      'secret-stdin': { type: 'boolean' },
       csv: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

@@ -60,7 +60,7 @@ async function endVendorAttempt(
  */
 async function cancelRecordedJob(pool: pg.Pool, itemId: string, options: StopOptions): Promise<void> {
   const job = await sql.selectAcceptedVendorJob(pool, itemId);
-  const provider = job ? options.providers.get(job.provider) : undefined;
+  const provider = job ? options.providers.get(job.provider, job.credential_id) : undefined;
   if (job && provider?.cancel) {
     await provider.cancel(job.vendor_handle as VendorHandle).catch((err: unknown) => options.log?.(err as Error));
   }
@@ -113,7 +113,7 @@ async function cancelItem(
   // Queued, or made by the simulator: no vendor charges for it.
   let vendorRuns = false;
   let asked = false;
-  const provider = item.provider ? options.providers.get(item.provider) : undefined;
+  const provider = item.provider ? options.providers.get(item.provider, item.credential_id) : undefined;
   if (item.vendor_state === 'submitting' && provider) {
     // A submit not yet answered. A vendor with a cancel has its job cancelled as soon as the submit
     // answers, before it runs (send). One without runs what it was sent and charges for it: a

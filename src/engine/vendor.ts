@@ -246,7 +246,14 @@ export async function submitToVendor(
   }
   const { provider, route } = choice.picked;
   const simulated = provider.id === ctx.simulator.id;
-  const attemptId = await sql.markSubmitting(ctx.pool, item.id, provider.id, route.endpoint, simulated);
+  const attemptId = await sql.markSubmitting(
+    ctx.pool,
+    item.id,
+    provider.id,
+    route.endpoint,
+    simulated,
+    choice.picked.credentialId,
+  );
   if (attemptId === undefined) return;
   await send(ctx, operation, item, candidates, work, choice.picked, attemptId, options);
 }
@@ -319,10 +326,12 @@ async function send(
     // Refused (or never sent): nothing was accepted, so the item may be sent again.
     await endAttempt(ctx, item.id, sentTo, { outcome: 'submit_failed', error: message, errorKind: error.kind });
     await sql.clearVendorState(ctx.pool, item.id);
+    if (await refusedCredential(ctx, item, picked.credentialId, error, options)) return;
     await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
     return;
   }
   if (tracksHealth(ctx, provider.id)) await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
+  if (picked.credentialId) ctx.providers.credentialServed(picked.credentialId);
   if (result.kind === 'done') {
     await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
     return;
@@ -352,7 +361,7 @@ export async function pollVendor(
   const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
   if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
   const operation = operations[item.operation];
-  const provider = ctx.providers.get(item.provider);
+  const provider = ctx.providers.get(item.provider, item.credential_id);
   if (!operation?.vendor || !provider) {
     await finish(ctx, operation, item, { ok: false, error: `Provider ${item.provider} is no longer configured` });
     return;
@@ -389,8 +398,10 @@ export async function pollVendor(
       errorKind: result.error.kind,
     });
     await sql.clearVendorState(ctx.pool, item.id);
+    const situation = { accepted: true, mayRetry: true };
+    if (await refusedCredential(ctx, item, item.credential_id, result.error, situation)) return;
     const candidates = ctx.providers.candidates(work.routes, work.request);
-    await failOrRetry(ctx, operation, item, route, candidates, result.error, { accepted: true, mayRetry: true });
+    await failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
     return;
   }
   await completeFromOutput(ctx, operation, item, work, result.output, item);
@@ -643,6 +654,30 @@ async function failOrRetry(
       runAt: new Date(Date.now() + delay),
     });
   });
+}
+
+/**
+ * A credential the vendor refused (its key: 401/403, or its quota or balance) is disabled, one
+ * unavailable a few times in a row cools down; when the vendor has another active credential the
+ * item is sent again at once with one of those, without counting a failure (the input is not at
+ * fault). False: the policy decides as for any failure.
+ */
+async function refusedCredential(
+  ctx: ExecutionContext,
+  item: sql.ClaimedItem,
+  credentialId: string | null | undefined,
+  error: WorkError,
+  options: RunOptions & { accepted?: boolean },
+): Promise<boolean> {
+  if (!credentialId) return false;
+  const reason = `${error.kind}: ${redact(error.message, ctx.providers.secrets())}`.slice(0, 500);
+  if (!(await ctx.providers.credentialFailed(credentialId, error.kind, reason))) return false;
+  await withTransaction(ctx.pool, async (client) => {
+    // A claim that ran nothing is taken back; a poll holds none.
+    if (!options.accepted) await sql.deferItem(client, item.id);
+    await addJob(client, ITEM_TASK, itemJob(item.id, options.waitUntil), { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+  });
+  return true;
 }
 
 /** The payload of an item's next job: the deadline of a synchronous request waiting for it rides along. */

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   idempotency_conflict: 409,
   generation_finished: 409,
+  // A resource the admin API lists but may not change (a credential set by the environment).
+  read_only: 409,
   gone: 410,
   payload_too_large: 413,
   media_rejected: 422,

@@ -7,6 +7,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export type IdPrefix =
   | 'team'
   | 'key'
+  | 'cred'
   | 'ws'
   | 'led'
   | 'gen'

@@ -224,3 +224,14 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Counts the service's changes of a vendor credential's health (disabled, cooling, enabled again). */
+export function createCredentialMetrics(registry: Registry): (e: { provider: string; event: string }) => void {
+  const events = new Counter({
+    name: 'genmedia_credential_events_total',
+    help: "Changes of a vendor credential's health made by the service, by provider and event (disabled, cooling, enabled)",
+    labelNames: ['provider', 'event'] as const,
+    registers: [registry],
+  });
+  return (e) => events.inc({ provider: e.provider, event: e.event });
+}

@@ -34,6 +34,17 @@ export interface VendorDescriptor {
   mappings: Record<string, Mapping>;
   /** The vendor made from the configuration; undefined when it is not configured. */
   connect(config: ProvidersConfig, fetch: Fetch, hooks: ServiceHooks): ConnectedVendor | undefined;
+  /**
+   * The vendor made with another key (and base URL, when given) than its environment's; undefined:
+   * the vendor takes no credential of that kind.
+   */
+  connectWith?(
+    config: ProvidersConfig,
+    fetch: Fetch,
+    hooks: ServiceHooks,
+    secret: string,
+    baseUrl: string | undefined,
+  ): ConnectedVendor | undefined;
 }
 
 /** How a vendor is made from its own settings. */
@@ -46,21 +57,30 @@ export interface VendorSpec<Settings> {
   create(settings: Settings, fetch: Fetch): Provider;
   trustedOrigins(settings: Settings): string[];
   secrets(settings: Settings): Array<string | undefined>;
+  /** Its settings with `secret` as its key (and `baseUrl` as its API's base, when given). */
+  withKey?(config: ProvidersConfig, hooks: ServiceHooks, secret: string, baseUrl: string | undefined): Settings;
 }
 
 /** A vendor's descriptor from its spec. */
 export function defineVendor<Settings>(spec: VendorSpec<Settings>): VendorDescriptor {
+  const connected = (settings: Settings, fetch: Fetch): ConnectedVendor => ({
+    provider: spec.create(settings, fetch),
+    trustedOrigins: spec.trustedOrigins(settings),
+    secrets: spec.secrets(settings).filter((secret): secret is string => Boolean(secret)),
+  });
+  const withKey = spec.withKey;
   return {
     id: spec.id,
     mappings: spec.mappings,
     connect(config, fetch, hooks) {
       const settings = spec.settings(config, hooks);
-      if (settings === undefined) return undefined;
-      return {
-        provider: spec.create(settings, fetch),
-        trustedOrigins: spec.trustedOrigins(settings),
-        secrets: spec.secrets(settings).filter((secret): secret is string => Boolean(secret)),
-      };
+      return settings === undefined ? undefined : connected(settings, fetch);
     },
+    ...(withKey
+      ? {
+          connectWith: (config, fetch, hooks, secret, baseUrl) =>
+            connected(withKey(config, hooks, secret, baseUrl), fetch),
+        }
+      : {}),
   };
 }

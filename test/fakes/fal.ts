@@ -85,6 +85,8 @@ export interface FakeFal {
   env: Record<string, string>;
   submissions: FakeFalSubmission[];
   cancels: string[];
+  /** The Authorization headers of the requests refused for a wrong key (401), in order. */
+  refused: string[];
   /** Status polls made of each job, by request id. */
   polls(requestId: string): number;
   /** Signs a webhook body as fal does; `at` in unix seconds (default now). */
@@ -240,6 +242,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
   };
   const jobs = new Map<string, Job>();
   const submissions: FakeFalSubmission[] = [];
+  const refused: string[] = [];
   const cancels: string[] = [];
   const down = new Set<string>();
   const held = new Set<string>();
@@ -371,6 +374,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
         return;
       }
       if (req.headers.authorization !== `Key ${key}`) {
+        refused.push(req.headers.authorization ?? '');
         json(res, 401, { detail: 'Invalid Key' });
         return;
       }
@@ -534,6 +538,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
     env: { FAL_KEY: key, FAL_QUEUE_URL: base, FAL_JWKS_URL: `${base}/.well-known/jwks.json` },
     submissions,
     cancels,
+    refused,
     polls: (requestId) => jobs.get(requestId)?.polls ?? 0,
     signWebhook: (requestId, body, at, signer) => signWebhook(requestId, body, at, signer),
     rotateKey: () => {

@@ -601,6 +601,371 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vendors' credentials (the environment's first, read-only), with their state */
+        get: {
+            parameters: {
+                query?: {
+                    provider?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["VendorCredential"][];
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a credential of a vendor: picked by weight among its active ones at each submit
+         * @description Applies in every process within a second. The secret is stored sealed and never shown again (only its last four characters). Every change is an audit row.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        base_url?: string | null;
+                        /** @description false: never picked; true: active again after the service disabled it */
+                        enabled?: boolean;
+                        max_in_flight?: number | null;
+                        name: string;
+                        /** @description One of fal, openai-compatible, elevenlabs, meshy, suno, replicate */
+                        provider: string;
+                        rpm?: number | null;
+                        /** @description The key (sealed at rest, never shown again) */
+                        secret: string;
+                        weight?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The vendor API's base URL; null: the vendor's setting */
+                            base_url: string | null;
+                            cooling_until: string | null;
+                            created_at: string | null;
+                            /** @description cred_…, or env:<provider> for the key its environment variable sets */
+                            id: string;
+                            max_in_flight: number | null;
+                            name: string;
+                            provider: string;
+                            /** @description Why it is disabled or cooling */
+                            reason: string | null;
+                            rpm: number | null;
+                            /** @description The last four characters of the secret (never shown whole again) */
+                            secret_last4: string;
+                            /** @description env: read-only */
+                            source: "api" | "env";
+                            state: "active" | "cooling" | "disabled";
+                            /** @description Its share of the submits among the active credentials of its vendor */
+                            weight: number;
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a credential (its running jobs are polled with another of its vendor) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this Idempotency-Key is still in flight (`idempotency_conflict`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a credential (enabled: true re-enables one the service disabled)
+         * @description A credential set by the environment is read-only (409) but for {"enabled": true}.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        base_url?: string | null;
+                        /** @description false: never picked; true: active again after the service disabled it */
+                        enabled?: boolean;
+                        max_in_flight?: number | null;
+                        name?: string;
+                        rpm?: number | null;
+                        /** @description The key (sealed at rest, never shown again) */
+                        secret?: string;
+                        weight?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The vendor API's base URL; null: the vendor's setting */
+                            base_url: string | null;
+                            cooling_until: string | null;
+                            created_at: string | null;
+                            /** @description cred_…, or env:<provider> for the key its environment variable sets */
+                            id: string;
+                            max_in_flight: number | null;
+                            name: string;
+                            provider: string;
+                            /** @description Why it is disabled or cooling */
+                            reason: string | null;
+                            rpm: number | null;
+                            /** @description The last four characters of the secret (never shown whole again) */
+                            secret_last4: string;
+                            /** @description env: read-only */
+                            source: "api" | "env";
+                            state: "active" | "cooling" | "disabled";
+                            /** @description Its share of the submits among the active credentials of its vendor */
+                            weight: number;
+                        };
+                    };
+                };
+                /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked credential (`unauthorized`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Resource not found (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A request with this Idempotency-Key is still in flight (`idempotency_conflict`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many requests from this team, or failed authentications from this address (`rate_limited`, with Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached right now (`service_unavailable`, with Retry-After), or the model is not available on this service (`model_unavailable`) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/admin/v1/generations/{generation_id}/attempts": {
         parameters: {
             query?: never;
@@ -11030,15 +11395,15 @@ export interface components {
         };
         /** AuditEntry */
         AuditEntry: {
-            /** @description model.update, alias.put, alias.delete, team.update */
+            /** @description model.update, model.routes, alias.put, alias.delete, team.update, config.apply; credential.create, credential.update, credential.delete, credential.enable, credential.disable, credential.cool */
             action: string;
-            /** @description Who made the change: "admin" (the admin token), "console operator" (the console), "system" */
+            /** @description Who made the change: "admin" (the admin token), "console operator" (the console), "system" (the service itself) */
             actor: string;
             after: unknown;
             at: string;
             before: unknown;
             id: string;
-            /** @description What changed: kind:model, alias:<name>, team:<id> */
+            /** @description What changed: kind:model, alias:<name>, team:<id>, credential:<id> */
             target: string;
         };
         /** CreditPlan */
@@ -11096,7 +11461,7 @@ export interface components {
                  * @description Machine-readable error code
                  * @enum {unknown}
                  */
-                code: "invalid_request" | "influencer_not_ready" | "model_not_found" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_conflict" | "generation_finished" | "gone" | "payload_too_large" | "media_rejected" | "idempotency_mismatch" | "rate_limited" | "generation_failed" | "internal_error" | "service_unavailable" | "model_unavailable";
+                code: "invalid_request" | "influencer_not_ready" | "model_not_found" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_conflict" | "generation_finished" | "read_only" | "gone" | "payload_too_large" | "media_rejected" | "idempotency_mismatch" | "rate_limited" | "generation_failed" | "internal_error" | "service_unavailable" | "model_unavailable";
                 /** @description One entry per invalid field (validation errors only) */
                 details?: {
                     field: string;
@@ -11462,6 +11827,28 @@ export interface components {
             /** @enum {unknown} */
             type: "builtin" | "premium" | "cloned" | "designed";
             voice_id: string;
+        };
+        /** VendorCredential */
+        VendorCredential: {
+            /** @description The vendor API's base URL; null: the vendor's setting */
+            base_url: string | null;
+            cooling_until: string | null;
+            created_at: string | null;
+            /** @description cred_…, or env:<provider> for the key its environment variable sets */
+            id: string;
+            max_in_flight: number | null;
+            name: string;
+            provider: string;
+            /** @description Why it is disabled or cooling */
+            reason: string | null;
+            rpm: number | null;
+            /** @description The last four characters of the secret (never shown whole again) */
+            secret_last4: string;
+            /** @description env: read-only */
+            source: "api" | "env";
+            state: "active" | "cooling" | "disabled";
+            /** @description Its share of the submits among the active credentials of its vendor */
+            weight: number;
         };
         /** VideoModelEntry */
         VideoModelEntry: {

@@ -6,9 +6,13 @@ import type { Queryable } from '../../db/pool.ts';
 export async function selectAcceptedVendorJob(
   db: Queryable,
   itemId: string,
-): Promise<{ provider: string; vendor_handle: Record<string, unknown> } | undefined> {
-  const { rows } = await db.query<{ provider: string; vendor_handle: Record<string, unknown> }>(
-    `select provider, vendor_handle from generation_items
+): Promise<{ provider: string; vendor_handle: Record<string, unknown>; credential_id: string | null } | undefined> {
+  const { rows } = await db.query<{
+    provider: string;
+    vendor_handle: Record<string, unknown>;
+    credential_id: string | null;
+  }>(
+    `select provider, vendor_handle, credential_id from generation_items
      where id = $1::text and vendor_state = 'accepted' and provider is not null and vendor_handle is not null`,
     [itemId],
   );
@@ -29,11 +33,12 @@ export async function markSubmitting(
   provider: string,
   endpoint: string,
   simulated: boolean,
+  credentialId: string | null = null,
 ): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
     `with item as (
        update generation_items set provider = $2::text, vendor_endpoint = $3::text, vendor_state = 'submitting',
-         simulated = $4::boolean,
+         simulated = $4::boolean, credential_id = $5::text,
          vendor_handle = null, vendor_request_id = null, vendor_webhook_at = null, updated_at = now()
        where id = $1::text and status = 'PROCESSING'
        returning id, generation_id
@@ -41,7 +46,7 @@ export async function markSubmitting(
      insert into item_attempts (item_id, generation_id, provider, endpoint)
      select id, generation_id, $2::text, $3::text from item
      returning id::text`,
-    [itemId, provider, endpoint, simulated],
+    [itemId, provider, endpoint, simulated, credentialId],
   );
   return rows[0]?.id;
 }

@@ -65,10 +65,14 @@ const AuditEntry = Type.Object(
     id: Type.String(),
     at: Type.String(),
     actor: Type.String({
-      description: 'Who made the change: "admin" (the admin token), "console operator" (the console), "system"',
+      description:
+        'Who made the change: "admin" (the admin token), "console operator" (the console), "system" (the service itself)',
     }),
-    action: Type.String({ description: 'model.update, alias.put, alias.delete, team.update' }),
-    target: Type.String({ description: 'What changed: kind:model, alias:<name>, team:<id>' }),
+    action: Type.String({
+      description:
+        'model.update, model.routes, alias.put, alias.delete, team.update, config.apply; credential.create, credential.update, credential.delete, credential.enable, credential.disable, credential.cool',
+    }),
+    target: Type.String({ description: 'What changed: kind:model, alias:<name>, team:<id>, credential:<id>' }),
     before: Type.Unknown(),
     after: Type.Unknown(),
   },

@@ -18,6 +18,7 @@ const OPENAI_ERRORS: Record<ErrorCode, { status: number; type: string; code: str
   not_found: { status: 404, type: 'invalid_request_error', code: 'not_found' },
   idempotency_conflict: { status: 409, type: 'invalid_request_error', code: 'idempotency_conflict' },
   generation_finished: { status: 409, type: 'invalid_request_error', code: 'generation_finished' },
+  read_only: { status: 409, type: 'invalid_request_error', code: 'read_only' },
   gone: { status: 410, type: 'invalid_request_error', code: 'gone' },
   payload_too_large: { status: 413, type: 'invalid_request_error', code: 'payload_too_large' },
   media_rejected: { status: 422, type: 'invalid_request_error', code: 'media_rejected' },

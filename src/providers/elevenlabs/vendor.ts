@@ -21,4 +21,10 @@ export const ELEVENLABS_VENDOR = defineVendor({
   },
   trustedOrigins: () => [],
   secrets: (account) => [account.apiKey],
+  withKey: ({ elevenLabs }, { fetchSample }, apiKey, baseUrl) => ({
+    apiKey,
+    baseUrl: baseUrl ?? elevenLabs.baseUrl,
+    fetchSample,
+    usdPer1kChars: elevenLabs.usdPer1kChars,
+  }),
 });

@@ -18,4 +18,5 @@ export const FAL_VENDOR = defineVendor({
     }),
   trustedOrigins: (fal) => [new URL(fal.queueUrl).origin],
   secrets: (fal) => [fal.key],
+  withKey: ({ fal }, _hooks, key, queueUrl) => ({ ...fal, key, queueUrl: queueUrl ?? fal.queueUrl }),
 });

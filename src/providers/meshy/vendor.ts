@@ -11,4 +11,9 @@ export const MESHY_VENDOR = defineVendor({
   create: (account, fetch) => createMeshyProvider({ ...account, fetch }),
   trustedOrigins: (account) => [new URL(account.baseUrl).origin],
   secrets: (account) => [account.apiKey],
+  withKey: ({ meshy }, _hooks, apiKey, baseUrl) => ({
+    apiKey,
+    baseUrl: baseUrl ?? meshy.baseUrl,
+    usdPerCredit: meshy.usdPerCredit,
+  }),
 });

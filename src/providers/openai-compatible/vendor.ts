@@ -19,4 +19,9 @@ export const OPENAI_COMPATIBLE_VENDOR = defineVendor({
   },
   trustedOrigins: () => [],
   secrets: (server) => [server.apiKey],
+  withKey: ({ openAiCompatible }, _hooks, apiKey, baseUrl) => ({
+    ...openAiCompatible,
+    apiKey,
+    baseUrl: baseUrl ?? openAiCompatible.baseUrl,
+  }),
 });

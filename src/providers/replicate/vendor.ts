@@ -23,4 +23,5 @@ export const REPLICATE_VENDOR = defineVendor({
     }),
   trustedOrigins: (account) => [new URL(account.baseUrl).origin],
   secrets: (account) => [account.token, account.webhookSecret],
+  withKey: ({ replicate }, _hooks, token, baseUrl) => ({ ...replicate, token, baseUrl: baseUrl ?? replicate.baseUrl }),
 });

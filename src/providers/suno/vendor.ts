@@ -21,4 +21,5 @@ export const SUNO_VENDOR = defineVendor({
   },
   trustedOrigins: (account) => [new URL(account.baseUrl).origin],
   secrets: (account) => [account.apiKey],
+  withKey: ({ suno }, _hooks, apiKey, baseUrl) => ({ apiKey, baseUrl: baseUrl ?? suno.baseUrl }),
 });

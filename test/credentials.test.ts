@@ -1,0 +1,351 @@
+// Several credentials per vendor: the environment's key listed read-only beside the ones added
+// through the admin API; picked by weight at each submit; a key the vendor refuses disabled and
+// never tried again while another serves; a credential added on one process used by the next
+// request another process runs within a second; the secret never shown, logged or stored in clear.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { pickWeighted } from '../src/providers/credentials.ts';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { waitForGeneration } from './media-helpers.ts';
+
+interface Credential {
+  id: string;
+  provider: string;
+  name: string;
+  secret_last4: string;
+  base_url: string | null;
+  weight: number;
+  state: 'active' | 'cooling' | 'disabled';
+  reason: string | null;
+  source: 'api' | 'env';
+  created_at: string | null;
+}
+interface AuditEntry {
+  actor: string;
+  action: string;
+  target: string;
+  after: unknown;
+}
+
+describe('picking a credential by weight', () => {
+  test('1,000 picks follow the weights within 5 %', () => {
+    const list = [
+      { id: 'a', weight: 1 },
+      { id: 'b', weight: 3 },
+      { id: 'c', weight: 6 },
+      { id: 'off', weight: 0 },
+    ];
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 1000; i++) {
+      const picked = pickWeighted(list);
+      assert.ok(picked);
+      counts.set(picked.id, (counts.get(picked.id) ?? 0) + 1);
+    }
+    for (const c of list) {
+      const share = (counts.get(c.id) ?? 0) / 1000;
+      assert.ok(Math.abs(share - c.weight / 10) <= 0.05, `${c.id}: ${share} for weight ${c.weight}`);
+    }
+    assert.equal(counts.get('off'), undefined);
+    assert.equal(pickWeighted([{ weight: 0 }]), undefined);
+    assert.equal(pickWeighted([]), undefined);
+  });
+});
+
+describe('vendor credentials through the whole service', () => {
+  let fal: FakeFal;
+  let second: FakeFal;
+  let a: TestServer;
+  let b: TestServer;
+  let team: TeamFixture;
+  const logs: string[] = [];
+  const answers: string[] = [];
+  const metricsToken = `mt_${randomBytes(24).toString('base64url')}`;
+  const BAD_SECRET = `bad-${randomBytes(12).toString('hex')}-9x7q`;
+  const SECOND_SECRET = `second-${randomBytes(12).toString('hex')}-k3y5`;
+
+  before(async () => {
+    fal = await startFakeFal();
+    second = await startFakeFal(SECOND_SECRET);
+    const logStream = { write: (line: string) => void logs.push(line) };
+    // A takes the admin's changes and runs no work; B runs the work.
+    a = await startTestServer({ env: { ...fal.env, LOG_LEVEL: 'debug' }, worker: false, logStream });
+    b = await startTestServer({
+      databaseUrl: a.databaseUrl,
+      adminToken: a.adminToken,
+      // The second account's fake signs its webhooks with a key of its own: its jobs are polled.
+      env: {
+        ...fal.env,
+        LOG_LEVEL: 'debug',
+        METRICS_TOKEN: metricsToken,
+        VENDOR_POLL_MAX_MS: '1000',
+        CREDENTIAL_COOLDOWN_AFTER: '2',
+        CREDENTIAL_COOLDOWN_S: '1',
+      },
+      logStream,
+    });
+    team = await createTeam(a, 10_000);
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+    await fal?.close();
+    await second?.close();
+  });
+
+  const admin = async <T = unknown>(method: string, path: string, body?: unknown) => {
+    const reply = await call<T>(a, method, path, { token: a.adminToken, ...(body === undefined ? {} : { body }) });
+    answers.push(reply.text);
+    return reply;
+  };
+  const credentials = async () =>
+    (await admin<{ data: Credential[] }>('GET', '/admin/v1/credentials?provider=fal')).body.data;
+  /** One image made on B, to its end. */
+  const image = async () => {
+    const reply = await call<{ generation_id: string }>(b, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    const status = await waitForGeneration(b, team.key, reply.body.generation_id);
+    answers.push(JSON.stringify(status));
+    return status;
+  };
+
+  test('the key of the environment is listed read-only, its secret shown by its last four characters only', async () => {
+    const list = await credentials();
+    assert.equal(list.length, 1);
+    const env = list[0] as Credential;
+    assert.equal(env.id, 'env:fal');
+    assert.equal(env.source, 'env');
+    assert.equal(env.state, 'active');
+    assert.equal(env.secret_last4, fal.key.slice(-4));
+    const patch = await admin<{ error: { code: string; message: string } }>('PATCH', '/admin/v1/credentials/env:fal', {
+      weight: 5,
+    });
+    assert.equal(patch.status, 409, patch.text);
+    assert.equal(patch.body.error.code, 'read_only');
+    assert.match(patch.body.error.message, /environment/);
+    const del = await admin('DELETE', '/admin/v1/credentials/env:fal');
+    assert.equal(del.status, 409, del.text);
+    assert.equal((await admin('DELETE', '/admin/v1/credentials/env:replicate')).status, 404);
+  });
+
+  test('bad input is refused and writes nothing', async () => {
+    const cases = [
+      { provider: 'nobody', name: 'x', secret: 'long-enough-secret' },
+      { provider: 'fal', name: 'x', secret: 'short' },
+      { provider: 'fal', name: 'x', secret: 'long-enough-secret', base_url: 'ftp://example.com' },
+      { provider: 'fal', name: 'x', secret: 'long-enough-secret', weight: -1 },
+    ];
+    for (const body of cases) {
+      const reply = await admin<{ error: { code: string } }>('POST', '/admin/v1/credentials', body);
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.body.error.code, 'invalid_request');
+    }
+    assert.equal((await credentials()).length, 1);
+  });
+
+  test('a credential added on one process is used by the next request the other runs, within a second', async () => {
+    const started = performance.now();
+    const added = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'second account',
+      secret: SECOND_SECRET,
+      base_url: second.url,
+      weight: 1_000_000,
+    });
+    assert.equal(added.status, 201, added.text);
+    assert.equal(added.body.source, 'api');
+    assert.equal(added.body.secret_last4, 'k3y5');
+    assert.equal(added.body.state, 'active');
+    // B hears the change (LISTEN/NOTIFY) and reloads.
+    while (!b.app.deps.providers.credentials('fal').some((c) => c.id === added.body.id)) {
+      assert.ok(performance.now() - started < 1000, 'B did not load the credential within a second');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const status = await image();
+    assert.equal(status.status, 'completed');
+    assert.equal(second.submissions.length, 1, 'the job went to the new credential');
+    assert.equal(second.submissions[0]?.headers.authorization, `Key ${SECOND_SECRET}`);
+
+    const removed = await admin('DELETE', `/admin/v1/credentials/${added.body.id}`);
+    assert.equal(removed.status, 204, removed.text);
+    assert.equal((await credentials()).length, 1);
+  });
+
+  test('a credential the vendor refuses (401) is disabled with its reason and never tried again; the other serves', async () => {
+    const bad = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'revoked',
+      secret: BAD_SECRET,
+      weight: 1000,
+    });
+    assert.equal(bad.status, 201, bad.text);
+    const id = bad.body.id;
+    while (!b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // Weighted 1000 to 1, the refused key is tried first (almost surely at once); every image completes.
+    for (let i = 0; i < 10 && fal.refused.length === 0; i++) assert.equal((await image()).status, 'completed');
+    assert.deepEqual(fal.refused, [`Key ${BAD_SECRET}`]);
+    const listed = (await credentials()).find((c) => c.id === id);
+    assert.equal(listed?.state, 'disabled');
+    assert.match(listed?.reason ?? '', /^auth: /);
+    for (let i = 0; i < 3; i++) assert.equal((await image()).status, 'completed');
+    assert.equal(fal.refused.length, 1, 'the disabled credential was tried again');
+
+    const audit = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data;
+    const disabled = audit.find((e) => e.action === 'credential.disable' && e.target === `credential:${id}`);
+    assert.equal(disabled?.actor, 'system');
+    assert.ok(audit.some((e) => e.action === 'credential.create' && e.actor === 'admin'));
+    const metrics = await call(b, 'GET', '/metrics', { token: metricsToken });
+    assert.match(metrics.text, /genmedia_credential_events_total\{provider="fal",event="disabled"\} 1/);
+
+    // Enabled again by the operator: active (and picked) again.
+    const enabled = await admin<Credential>('PATCH', `/admin/v1/credentials/${id}`, { enabled: true, weight: 0 });
+    assert.equal(enabled.status, 200, enabled.text);
+    assert.equal(enabled.body.state, 'active');
+    assert.equal(enabled.body.weight, 0);
+  });
+
+  test('a credential unavailable twice in a row cools down, another serves, and its check after the cool-down enables it again', async () => {
+    const flaky = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'flaky',
+      secret: SECOND_SECRET,
+      base_url: second.url,
+      weight: 1_000_000,
+    });
+    assert.equal(flaky.status, 201, flaky.text);
+    const id = flaky.body.id;
+    while (!b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const served = second.submissions.length;
+    const endpoint = 'fal-ai/flux-lora';
+    second.outage(endpoint, true);
+    // Its first 503 is retried (with it, almost surely); the second cools it down and the environment's key serves.
+    assert.equal((await image()).status, 'completed');
+    const cooling = (await credentials()).find((c) => c.id === id);
+    assert.equal(cooling?.state, 'cooling');
+    assert.match(cooling?.reason ?? '', /unavailable 2 times in a row/);
+    second.outage(endpoint, false);
+    // Once the cool-down has run out, the next pick has it checked (fal has no call that proves a key:
+    // it is given its chance again) and it serves again.
+    const started = Date.now();
+    while ((await credentials()).find((c) => c.id === id)?.state !== 'active') {
+      assert.ok(Date.now() - started < 15_000, 'the credential was not enabled again');
+      assert.equal((await image()).status, 'completed');
+    }
+    for (let i = 0; i < 5 && second.submissions.length === served; i++) {
+      assert.equal((await image()).status, 'completed');
+    }
+    assert.ok(second.submissions.length > served, 'the credential did not serve again');
+
+    const audit = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data;
+    const mine = audit.filter((e) => e.target === `credential:${id}` && e.actor === 'system').map((e) => e.action);
+    assert.deepEqual(mine.sort(), ['credential.cool', 'credential.enable']);
+    const metrics = await call(b, 'GET', '/metrics', { token: metricsToken });
+    assert.match(metrics.text, /genmedia_credential_events_total\{provider="fal",event="cooling"\} 1/);
+    assert.match(metrics.text, /genmedia_credential_events_total\{provider="fal",event="enabled"\} 1/);
+    assert.equal((await admin('DELETE', `/admin/v1/credentials/${id}`)).status, 204);
+  });
+
+  test('a job whose credential was deleted meanwhile is polled with another active credential of its vendor', async () => {
+    // Another queue of the same account (its key, so the environment's credential may read its jobs);
+    // its webhooks are signed with a key of its own and refused, so only polls tell the outcome.
+    const queue = await startFakeFal(fal.key);
+    try {
+      const same = await admin<Credential>('POST', '/admin/v1/credentials', {
+        provider: 'fal',
+        name: 'same account',
+        secret: fal.key,
+        base_url: queue.url,
+        weight: 1_000_000,
+      });
+      assert.equal(same.status, 201, same.text);
+      const id = same.body.id;
+      while (!b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      queue.hold(true);
+      const reply = await call<{ generation_id: string }>(b, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' },
+      });
+      assert.equal(reply.status, 200, reply.text);
+      const itemOf = async () =>
+        (
+          await a.pool.query<{ credential_id: string | null; vendor_state: string | null; vendor_request_id: string }>(
+            'select credential_id, vendor_state, vendor_request_id from generation_items where generation_id = $1::text',
+            [reply.body.generation_id],
+          )
+        ).rows[0];
+      while ((await itemOf())?.vendor_state !== 'accepted') await new Promise((resolve) => setTimeout(resolve, 20));
+      const item = await itemOf();
+      assert.equal(item?.credential_id, id);
+      assert.equal((await admin('DELETE', `/admin/v1/credentials/${id}`)).status, 204);
+      while (b.app.deps.providers.credentials('fal').some((c) => c.id === id)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const pollsBefore = queue.polls(item?.vendor_request_id ?? '');
+      queue.hold(false);
+      await queue.release();
+      const status = await waitForGeneration(b, team.key, reply.body.generation_id);
+      assert.equal(status.status, 'completed');
+      assert.ok(queue.polls(item?.vendor_request_id ?? '') > pollsBefore, 'the job was not polled after the delete');
+    } finally {
+      await queue.close();
+    }
+  });
+
+  test('the admin CLI lists, adds, changes and deletes credentials, the secret read from the environment', async () => {
+    const CLI_SECRET = `cli-${randomBytes(12).toString('hex')}-c1i9`;
+    const cli = async (args: string[], env: Record<string, string> = {}) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['src/cli/admin.ts', ...args], {
+        env: { ...process.env, GMS_URL: a.url, ADMIN_TOKEN: a.adminToken, ...env },
+      });
+      answers.push(stdout.replaceAll(CLI_SECRET, '[the CLI secret]'));
+      assert.ok(!stdout.includes(CLI_SECRET), 'the CLI printed the secret');
+      return stdout === '' ? {} : (JSON.parse(stdout) as Record<string, unknown>);
+    };
+    const added = await cli(['credentials', 'add', '--provider', 'fal', '--name', 'from the cli', '--weight', '0'], {
+      CREDENTIAL_SECRET: CLI_SECRET,
+    });
+    assert.equal(added.secret_last4, 'c1i9');
+    assert.equal(added.weight, 0);
+    const id = String(added.id);
+    const listed = (await cli(['credentials', 'list', '--provider', 'fal'])) as { data?: Credential[] };
+    assert.ok(listed.data?.some((c) => c.id === id && c.name === 'from the cli'));
+    assert.equal((await cli(['credentials', 'set', id, '--enabled', 'false'])).state, 'disabled');
+    await cli(['credentials', 'delete', id]);
+    assert.ok(!(await credentials()).some((c) => c.id === id));
+  });
+
+  test('the secret never appears in an answer, a log line or the database in clear', async () => {
+    for (const secret of [BAD_SECRET, SECOND_SECRET]) {
+      for (const text of answers) assert.ok(!text.includes(secret), 'a secret in an answer');
+      for (const line of logs) assert.ok(!line.includes(secret), 'a secret in a log line');
+    }
+    assert.ok(logs.length > 0, 'nothing was logged');
+    const { rows } = await a.pool.query<{ secret: string }>('select secret from vendor_credentials');
+    assert.ok(rows.length > 0);
+    for (const row of rows) assert.match(row.secret, /^enc:v1:/);
+    for (const table of [
+      'vendor_credentials',
+      'credential_health',
+      'admin_audit',
+      'generation_items',
+      'item_attempts',
+    ]) {
+      const dump = await a.pool.query<{ t: string }>(`select row_to_json(x)::text as t from ${table} x`);
+      for (const { t } of dump.rows) {
+        assert.ok(!t.includes(BAD_SECRET) && !t.includes(SECOND_SECRET), `a secret in ${table} in clear`);
+      }
+    }
+  });
+});
