@@ -113,6 +113,25 @@ describe('speech through ElevenLabs', () => {
     const quota = await speak({ voice_id: 'Wise_Woman', text: 'No credit left [el:quota]' });
     assert.equal(quota.status, 500, quota.text);
     assert.equal(await balanceOf(server, team.key), before);
+    // A spent quota takes the key out of service (a refused text does not) until it is enabled again.
+    const admin = { token: server.adminToken };
+    const key = async () =>
+      (
+        await call<{ data: Array<{ id: string; state: string; reason: string | null }> }>(
+          server,
+          'GET',
+          '/admin/v1/credentials?provider=elevenlabs',
+          admin,
+        )
+      ).body.data.find((c) => c.id === 'env:elevenlabs');
+    assert.equal((await key())?.state, 'disabled');
+    assert.match((await key())?.reason ?? '', /quota/);
+    const enabled = await call(server, 'PATCH', '/admin/v1/credentials/env:elevenlabs', {
+      ...admin,
+      body: { enabled: true },
+    });
+    assert.equal(enabled.status, 200, enabled.text);
+    assert.equal((await key())?.state, 'active');
   });
 
   test('voices are cloned (from a WAV and from an MP3) and designed at ElevenLabs, and speak there', async () => {

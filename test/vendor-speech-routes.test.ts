@@ -115,6 +115,23 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     assert.equal(minimaxJobs().at(-1)?.input.text, 'No credit left at the first vendor [el:quota]');
     assert.equal(await balanceOf(server, team.key), before - answer.credits_used);
     assert.ok((await probeMedia(Buffer.from(await (await fetch(answer.audio_url)).arrayBuffer()))).hasAudio);
+    // A spent quota takes the key out of service until the operator enables it again.
+    const admin = { token: server.adminToken };
+    const listed = await call<{ data: Array<{ id: string; state: string; reason: string | null }> }>(
+      server,
+      'GET',
+      '/admin/v1/credentials?provider=elevenlabs',
+      admin,
+    );
+    assert.equal(listed.status, 200, listed.text);
+    assert.equal(listed.body.data[0]?.id, 'env:elevenlabs');
+    assert.equal(listed.body.data[0]?.state, 'disabled');
+    const enabled = await call<{ state: string }>(server, 'PATCH', '/admin/v1/credentials/env:elevenlabs', {
+      ...admin,
+      body: { enabled: true },
+    });
+    assert.equal(enabled.status, 200, enabled.text);
+    assert.equal(enabled.body.state, 'active');
   });
 
   test("a talking head's script and an influencer video's dialog are spoken in the ElevenLabs voice", async () => {

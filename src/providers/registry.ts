@@ -232,7 +232,12 @@ export function createProviderRegistry(
       if (kind === 'auth' || kind === 'quota') {
         if (view.state !== 'disabled') await source.disable(credentialId, view.provider, reason);
       } else if (kind === 'unavailable' || kind === 'rate_limited' || kind === 'timeout') {
-        if (view.state !== 'active' || !(await source.unavailable(credentialId, view.provider, reason))) return false;
+        // Cooled only where another key of the vendor can serve meanwhile: a vendor's only key cooled
+        // would take every one of its routes out at once, where the route's own breaker takes out just
+        // the route that fails (an outage of one endpoint).
+        const others = all(view.provider).some((c) => c.id !== credentialId && c.state === 'active');
+        if (view.state !== 'active' || !others) return false;
+        if (!(await source.unavailable(credentialId, view.provider, reason))) return false;
       } else {
         return false;
       }

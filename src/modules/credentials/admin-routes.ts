@@ -1,10 +1,8 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
+import { actorOf } from '../live-config/actor.ts';
 import { addCredential, CREDENTIAL_VENDORS, changeCredential, listCredentials, removeCredential } from './service.ts';
-
-/** Who made a change through the admin API (the admin token). */
-const ADMIN_ACTOR = 'admin';
 
 const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -83,7 +81,7 @@ export default async function credentialAdminRoutes(app: App): Promise<void> {
         response: { 201: Credential, ...errorResponses(400, 401) },
       },
     },
-    async (request, reply) => reply.code(201).send(await addCredential(app.deps, ADMIN_ACTOR, request.body)),
+    async (request, reply) => reply.code(201).send(await addCredential(app.deps, actorOf(request), request.body)),
   );
 
   app.patch(
@@ -98,7 +96,7 @@ export default async function credentialAdminRoutes(app: App): Promise<void> {
         response: { 200: Credential, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    (request) => changeCredential(app.deps, ADMIN_ACTOR, request.params.id, request.body),
+    (request) => changeCredential(app.deps, actorOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -112,7 +110,7 @@ export default async function credentialAdminRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      await removeCredential(app.deps, ADMIN_ACTOR, request.params.id);
+      await removeCredential(app.deps, actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
