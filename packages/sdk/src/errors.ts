@@ -164,6 +164,14 @@ export class ModelUnavailableError extends ApiError {
   override name = 'ModelUnavailableError';
 }
 
+/**
+ * 409 `read_only`: the thing named cannot be changed this way (a vendor key set by the service's
+ * environment is changed there, and the service restarted).
+ */
+export class ReadOnlyError extends ApiError {
+  override name = 'ReadOnlyError';
+}
+
 // Every code has its class: a code the API adds fails the SDK's build until it has one.
 const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => ApiError> = {
   invalid_request: InvalidRequestError,
@@ -184,6 +192,7 @@ const ERROR_CLASSES: Record<ErrorCode, new (init: ApiErrorInit) => ApiError> = {
   internal_error: InternalError,
   service_unavailable: ServiceUnavailableError,
   model_unavailable: ModelUnavailableError,
+  read_only: ReadOnlyError,
 };
 
 function isErrorBody(body: unknown): body is ErrorBody {
