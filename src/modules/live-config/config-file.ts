@@ -14,6 +14,7 @@ import {
   catalogLists,
   checkAgainst,
   checkTeamRules,
+  isLiveKind,
   LIVE_KINDS,
   type LiveKind,
   PRICE_SCHEMAS,
@@ -146,9 +147,7 @@ export function checkDocument(catalogs: Catalogs, value: unknown, path = 'docume
       }
       const entry: ModelEntry = {};
       if (e.price !== undefined && e.price !== null) {
-        const listed = (LIVE_KINDS as readonly string[]).includes(kind)
-          ? lists[kind as LiveKind].find((m) => m.id === model)
-          : undefined;
+        const listed = isLiveKind(kind) ? lists[kind as LiveKind].find((m) => m.id === model) : undefined;
         const schema = PRICE_SCHEMAS[kind as LiveKind];
         if (!schema || !listed || listed.provider_family) {
           throw invalidField(`${at}.price`, 'the price of this model is not a catalog price object');
@@ -158,7 +157,7 @@ export function checkDocument(catalogs: Catalogs, value: unknown, path = 'docume
       }
       if (e.available !== undefined && e.available !== null) {
         if (typeof e.available !== 'boolean') throw invalidField(`${at}.available`, 'must be true or false');
-        if (!(LIVE_KINDS as readonly string[]).includes(kind)) {
+        if (!isLiveKind(kind)) {
           throw invalidField(`${at}.available`, 'this model cannot be switched off here');
         }
         entry.available = e.available;
@@ -173,8 +172,7 @@ export function checkDocument(catalogs: Catalogs, value: unknown, path = 'docume
     const at = `${path}.aliases.${alias}`;
     const a = onlyKeys(raw, at, ['kind', 'model']);
     const kind = String(a.kind);
-    if (!(LIVE_KINDS as readonly string[]).includes(kind))
-      throw invalidField(`${at}.kind`, `must be one of ${LIVE_KINDS.join(', ')}`);
+    if (!isLiveKind(kind)) throw invalidField(`${at}.kind`, `must be one of ${LIVE_KINDS.join(', ')}`);
     if (!/^[a-zA-Z0-9][a-zA-Z0-9._/-]*[a-zA-Z0-9]$/.test(alias) || alias.length > 100)
       throw invalidField(at, 'is not a valid alias name');
     const list = lists[kind as LiveKind];

@@ -11,22 +11,14 @@ import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.t
 import { withTransaction } from '../../db/pool.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { type Page, pageWindow, toPage } from '../../lib/pagination.ts';
+import { MODEL_KINDS, type ModelKind } from '../models/schemas.ts';
 import * as sql from './sql.ts';
 
-/** The kinds of the model list whose models a request names (and whose prices and aliases change live). */
-export const LIVE_KINDS = [
-  'image',
-  'edit',
-  'face',
-  'video',
-  'lipsync',
-  'reference_video',
-  'talking_head',
-  'upscale',
-  'music',
-  'model_3d',
-  'text',
-] as const;
+/**
+ * The kinds of the model list whose models a request names (and whose prices and aliases change
+ * live): all of them but voices, which a request names by voice id, not as a model of the list.
+ */
+export const LIVE_KINDS = MODEL_KINDS.filter((kind): kind is Exclude<ModelKind, 'voice'> => kind !== 'voice');
 export type LiveKind = (typeof LIVE_KINDS)[number];
 
 /** The catalog list of each kind. */
@@ -56,7 +48,7 @@ export const PRICE_SCHEMAS: Partial<Record<LiveKind, TSchema>> = {
   ...MEDIA_PRICE_SCHEMAS,
 };
 
-const isLiveKind = (kind: string): kind is LiveKind => (LIVE_KINDS as readonly string[]).includes(kind);
+export const isLiveKind = (kind: string): kind is LiveKind => (LIVE_KINDS as readonly string[]).includes(kind);
 
 export interface Catalogs {
   catalog: ModelCatalog;
