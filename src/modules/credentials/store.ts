@@ -3,15 +3,13 @@
 // change is announced on `live_config` (as the live configuration's store does, on a listening
 // connection of its own). A credential the vendor refuses is disabled here: a health row, an audit
 // row by "system", and the announcement, in one transaction.
-import pg from 'pg';
+import type pg from 'pg';
+import { NotifiedReload } from '../../db/notified-reload.ts';
 import { withTransaction } from '../../db/pool.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { CredentialHealth, CredentialSource, StoredCredential } from '../../providers/credentials.ts';
 import { LIVE_CONFIG_CHANNEL, recordChange } from '../live-config/sql.ts';
 import * as sql from './sql.ts';
-
-const RELISTEN_MIN_MS = 250;
-const RELISTEN_MAX_MS = 10_000;
 
 /** Who the service's own changes of a credential's health are recorded as. */
 export const SYSTEM_ACTOR = 'system';
@@ -24,12 +22,8 @@ export type CredentialEvent = { provider: string; event: 'disabled' | 'cooling' 
 export class CredentialStore implements CredentialSource {
   private rows: StoredCredential[] = [];
   private healthById = new Map<string, CredentialHealth>();
-  private client: pg.Client | undefined;
-  private closed = false;
-  private relistenMs = RELISTEN_MIN_MS;
-  private reloading: Promise<void> | undefined;
-  private again = false;
   private log: Log = { warn: () => undefined };
+  private readonly notified: NotifiedReload;
   private readonly pool: pg.Pool;
   private readonly secrets: Pick<SecretBox, 'open'>;
   private readonly counted: (event: CredentialEvent) => void;
@@ -51,21 +45,22 @@ export class CredentialStore implements CredentialSource {
     this.secrets = secrets;
     this.cooldown = cooldown;
     this.counted = counted;
+    this.notified = new NotifiedReload(pool, {
+      channel: LIVE_CONFIG_CHANNEL,
+      applicationName: 'genmedia-credentials',
+      what: 'credentials',
+      read: () => this.read(),
+    });
   }
 
   /** Listens, then reads the credentials (a change between the two is heard). */
   async start(log: Log): Promise<void> {
     this.log = log;
-    this.closed = false;
-    await this.listen();
-    await this.reload();
+    await this.notified.start(log);
   }
 
   async stop(): Promise<void> {
-    this.closed = true;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
+    await this.notified.stop();
   }
 
   stored(): StoredCredential[] {
@@ -153,23 +148,9 @@ export class CredentialStore implements CredentialSource {
     if (cooled) this.counted({ provider, event: 'cooling' });
   }
 
-  /** Reads the credentials again; a request for another read while one runs runs once after it. */
+  /** Reads the credentials again (folded with a read under way). */
   reload(): Promise<void> {
-    if (this.reloading) {
-      this.again = true;
-      return this.reloading;
-    }
-    this.reloading = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.read();
-        } while (this.again);
-      } finally {
-        this.reloading = undefined;
-      }
-    })();
-    return this.reloading;
+    return this.notified.reload();
   }
 
   private async read(): Promise<void> {
@@ -195,37 +176,5 @@ export class CredentialStore implements CredentialSource {
     this.healthById = new Map(
       health.map((h) => [h.credential_id, { state: h.state, reason: h.reason, coolingUntil: h.cooling_until }]),
     );
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ ...this.pool.options, application_name: 'genmedia-credentials' });
-    client.on('notification', () => {
-      if (this.closed) return;
-      this.reload().catch((err: unknown) => this.log.warn({ err }, 'credentials: could not reload'));
-    });
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client, undefined));
-    await client.connect();
-    await client.query(`listen ${LIVE_CONFIG_CHANNEL}`);
-    this.client = client;
-    this.relistenMs = RELISTEN_MIN_MS;
-  }
-
-  private lost(client: pg.Client, err: Error | undefined): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    client.end().catch(() => undefined);
-    if (this.closed) return;
-    this.log.warn({ err }, 'credentials: the listening connection was lost; listening again');
-    const retry = () => {
-      if (this.closed) return;
-      this.listen()
-        .then(() => this.reload())
-        .catch(() => {
-          this.relistenMs = Math.min(this.relistenMs * 2, RELISTEN_MAX_MS);
-          setTimeout(retry, this.relistenMs).unref();
-        });
-    };
-    setTimeout(retry, this.relistenMs).unref();
   }
 }

@@ -4,13 +4,11 @@
 // and reads the whole (small) configuration again when told, so a change applies everywhere within
 // moments of its commit. After a lost connection it listens again with backoff and reloads, since
 // changes made meanwhile were not heard. The catalog stays the base: these are applied on lookup.
-import pg from 'pg';
+import type pg from 'pg';
 import type { LiveModelLayer } from '../../catalog/lookup.ts';
+import { NotifiedReload } from '../../db/notified-reload.ts';
 import type { LiveRules, TeamModelRules } from '../../engine/types.ts';
 import * as sql from './sql.ts';
-
-const RELISTEN_MIN_MS = 250;
-const RELISTEN_MAX_MS = 10_000;
 
 const DEFAULT_RULES: TeamModelRules = { priceMultiplier: 1, allowedModels: [], deniedModels: [] };
 
@@ -38,31 +36,27 @@ const empty = (): Snapshot => ({ models: new Map(), aliases: new Map(), teams: n
 
 export class LiveConfig implements LiveModelLayer, LiveRules {
   private state: Snapshot = empty();
-  private client: pg.Client | undefined;
-  private closed = false;
-  private relistenMs = RELISTEN_MIN_MS;
-  private reloading: Promise<void> | undefined;
-  private again = false;
-  private readonly pool: pg.Pool;
-  private log: { warn(obj: object, msg: string): void } = { warn: () => undefined };
+  private readonly notified: NotifiedReload;
   // The parts of the process that hold the configuration (the API, the worker): it listens while any does.
   private holders = 0;
   private starting: Promise<void> | undefined;
 
   constructor(pool: pg.Pool) {
-    this.pool = pool;
+    this.notified = new NotifiedReload(pool, {
+      channel: sql.LIVE_CONFIG_CHANNEL,
+      applicationName: 'genmedia-live-config',
+      what: 'live configuration',
+      read: async () => {
+        this.state = await read(pool);
+      },
+    });
   }
 
   /** Listens, then reads the configuration (a change between the two is heard). */
   async start(log: { warn(obj: object, msg: string): void }): Promise<void> {
     this.holders += 1;
     if (this.holders > 1) return this.starting;
-    this.log = log;
-    this.closed = false;
-    this.starting = (async () => {
-      await this.listen();
-      await this.reload();
-    })();
+    this.starting = this.notified.start(log);
     try {
       await this.starting;
     } catch (err) {
@@ -78,29 +72,12 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
       return;
     }
     this.holders = 0;
-    this.closed = true;
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
+    await this.notified.stop();
   }
 
-  /** Reads the whole configuration again; a request for another read while one runs runs once after it. */
+  /** Reads the whole configuration again (folded with a read under way). */
   reload(): Promise<void> {
-    if (this.reloading) {
-      this.again = true;
-      return this.reloading;
-    }
-    this.reloading = (async () => {
-      try {
-        do {
-          this.again = false;
-          this.state = await read(this.pool);
-        } while (this.again);
-      } finally {
-        this.reloading = undefined;
-      }
-    })();
-    return this.reloading;
+    return this.notified.reload();
   }
 
   aliasOf(kind: string, id: string): string | undefined {
@@ -134,38 +111,6 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
   /** The routes the operator set for the model `kind:model`, or undefined for the catalog's. */
   routesOf(kind: string, model: string): readonly sql.LiveRoute[] | undefined {
     return this.state.routes.get(`${kind}:${model}`);
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ ...this.pool.options, application_name: 'genmedia-live-config' });
-    client.on('notification', () => {
-      if (this.closed) return;
-      this.reload().catch((err: unknown) => this.log.warn({ err }, 'live configuration: could not reload'));
-    });
-    client.on('error', (err) => this.lost(client, err));
-    client.on('end', () => this.lost(client, undefined));
-    await client.connect();
-    await client.query(`listen ${sql.LIVE_CONFIG_CHANNEL}`);
-    this.client = client;
-    this.relistenMs = RELISTEN_MIN_MS;
-  }
-
-  private lost(client: pg.Client, err: Error | undefined): void {
-    if (this.client !== client) return;
-    this.client = undefined;
-    client.end().catch(() => undefined);
-    if (this.closed) return;
-    this.log.warn({ err }, 'live configuration: the listening connection was lost; listening again');
-    const retry = () => {
-      if (this.closed) return;
-      this.listen()
-        .then(() => this.reload())
-        .catch(() => {
-          this.relistenMs = Math.min(this.relistenMs * 2, RELISTEN_MAX_MS);
-          setTimeout(retry, this.relistenMs).unref();
-        });
-    };
-    setTimeout(retry, this.relistenMs).unref();
   }
 }
 
