@@ -179,6 +179,32 @@ export interface TeamFixture {
 }
 
 /** Creates a team with credits and an API key through the admin API. */
+/** A vendor credential as the admin API lists it (the fields the tests read). */
+export interface ListedCredential {
+  id: string;
+  state: 'active' | 'cooling' | 'disabled';
+  reason: string | null;
+}
+
+/**
+ * Waits until the admin API lists credential `id` as `state` (a change reaches each process's list
+ * through NOTIFY, a moment after it is made), for at most 10 s; answers it as listed then.
+ */
+export async function credentialBecomes(
+  server: Pick<TestServer, 'url' | 'adminToken'>,
+  id: string,
+  state: ListedCredential['state'],
+): Promise<ListedCredential> {
+  for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
+    const listed = await call<{ data: ListedCredential[] }>(server, 'GET', '/admin/v1/credentials', {
+      token: server.adminToken,
+    });
+    const found = listed.body.data?.find((c) => c.id === id);
+    if (found?.state === state) return found;
+    if (Date.now() > deadline) throw new Error(`credential ${id} is ${found?.state ?? 'not listed'}, not ${state}`);
+  }
+}
+
 export async function createTeam(
   server: Pick<TestServer, 'url' | 'adminToken'>,
   credits = 1000,

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { decodeAudio } from '../src/render/audio.ts';
 import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, credentialBecomes, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf } from './media-helpers.ts';
 
 interface SpeechAnswer {
@@ -114,31 +114,14 @@ describe('speech through ElevenLabs', () => {
     assert.equal(quota.status, 500, quota.text);
     assert.equal(await balanceOf(server, team.key), before);
     // A spent quota takes the key out of service (a refused text does not) until it is enabled again.
-    const admin = { token: server.adminToken };
-    const key = async () =>
-      (
-        await call<{ data: Array<{ id: string; state: string; reason: string | null }> }>(
-          server,
-          'GET',
-          '/admin/v1/credentials?provider=elevenlabs',
-          admin,
-        )
-      ).body.data.find((c) => c.id === 'env:elevenlabs');
-    // Every process hears of it (NOTIFY), this one too: its list follows in a moment.
-    const becomes = async (state: string) => {
-      for (const deadline = Date.now() + 10_000; (await key())?.state !== state; ) {
-        assert.ok(Date.now() < deadline, `the key becomes ${state}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    await becomes('disabled');
-    assert.match((await key())?.reason ?? '', /quota/);
+    const disabled = await credentialBecomes(server, 'env:elevenlabs', 'disabled');
+    assert.match(disabled.reason ?? '', /quota/);
     const enabled = await call(server, 'PATCH', '/admin/v1/credentials/env:elevenlabs', {
-      ...admin,
+      token: server.adminToken,
       body: { enabled: true },
     });
     assert.equal(enabled.status, 200, enabled.text);
-    await becomes('active');
+    await credentialBecomes(server, 'env:elevenlabs', 'active');
   });
 
   test('voices are cloned (from a WAV and from an MP3) and designed at ElevenLabs, and speak there', async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { probeMedia } from '../src/lib/ffmpeg.ts';
 import { type FakeElevenLabs, startFakeElevenLabs } from './fakes/elevenlabs.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, credentialBecomes, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { balanceOf, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
 
 const MINIMAX = 'fal-ai/minimax/speech-02-hd';
@@ -116,30 +116,14 @@ describe('speech routes: ElevenLabs, then MiniMax on fal', () => {
     assert.equal(await balanceOf(server, team.key), before - answer.credits_used);
     assert.ok((await probeMedia(Buffer.from(await (await fetch(answer.audio_url)).arrayBuffer()))).hasAudio);
     // A spent quota takes the key out of service until the operator enables it again.
-    const admin = { token: server.adminToken };
-    const key = async () =>
-      (
-        await call<{ data: Array<{ id: string; state: string }> }>(
-          server,
-          'GET',
-          '/admin/v1/credentials?provider=elevenlabs',
-          admin,
-        )
-      ).body.data.find((c) => c.id === 'env:elevenlabs');
-    // Every process hears of it (NOTIFY), this one too: its list follows in a moment.
-    const becomes = async (state: string) => {
-      for (const deadline = Date.now() + 10_000; (await key())?.state !== state; ) {
-        assert.ok(Date.now() < deadline, `the key becomes ${state}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    await becomes('disabled');
+    const disabled = await credentialBecomes(server, 'env:elevenlabs', 'disabled');
+    assert.match(disabled.reason ?? '', /./);
     const enabled = await call(server, 'PATCH', '/admin/v1/credentials/env:elevenlabs', {
-      ...admin,
+      token: server.adminToken,
       body: { enabled: true },
     });
     assert.equal(enabled.status, 200, enabled.text);
-    await becomes('active');
+    await credentialBecomes(server, 'env:elevenlabs', 'active');
   });
 
   test("a talking head's script and an influencer video's dialog are spoken in the ElevenLabs voice", async () => {
