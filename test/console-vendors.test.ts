@@ -1,15 +1,16 @@
 // The console's pages of the vendor credentials and of a model's routes, over HTTP, signed in with
 // the admin token: a credential added, edited, disabled and enabled, deleted; a model's routes
 // replaced and given back to the catalog. Each change is seen through the admin API and is an
-// audit row of the console operator; the environment's key cannot be changed from the console;
-// refused forms are shown again with the API's words and write nothing; a team's session and a
-// form without its CSRF token change nothing.
+// audit row of the console operator; the environment's key cannot be changed from the console,
+// but for enabling it again after the service disabled it; refused forms are shown again with the
+// API's words and write nothing; a team's session and a form without its CSRF token change nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { credentialRoutes } from '../src/modules/console/pages/credentials.ts';
 import { modelRoutesRoutes } from '../src/modules/console/pages/model-routes.ts';
 import { Browser } from './console-helpers.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { call, createTeam, credentialBecomes, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
 const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
 const CREDENTIALS = '/console/operator/credentials';
@@ -325,5 +326,44 @@ describe('the vendor credentials and model routes pages', () => {
     assert.equal(forgedRoutes.status, 403);
     assert.equal((await audit()).length, before);
     assert.equal((await credentials()).length, count);
+  });
+});
+
+describe("the environment's key the service disabled, on the credentials page", () => {
+  let fal: FakeFal;
+  let server: TestServer;
+
+  before(async () => {
+    fal = await startFakeFal();
+    // fal refuses this key: the first submit takes it out of service.
+    server = await startTestServer({ env: { ...fal.env, FAL_KEY: 'refused-env-key-3k2j' } });
+  });
+  after(async () => {
+    await server?.close();
+    await fal?.close();
+  });
+
+  test('is offered only "Enable again", which makes it active, audited as the console operator', async () => {
+    const team = await createTeam(server, 100, 'refused key team');
+    const made = await call(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a refused key', model: MODEL },
+    });
+    assert.equal(made.status, 200, made.text);
+    await credentialBecomes(server, ENV_ID, 'disabled');
+
+    const operator = new Browser(server);
+    assert.equal((await operator.signIn(server.adminToken)).status, 303);
+    const shown = await operator.request('GET', CREDENTIALS);
+    const actions = [...shown.text.matchAll(/action="(\/console\/operator\/credentials\/env[^"]*)"/g)].map((m) => m[1]);
+    assert.deepEqual(actions, [`${CREDENTIALS}/${encodeURIComponent(ENV_ID)}/enable`]);
+    const enabled = await operator.request('POST', actions[0] ?? '', { _csrf: csrfOf(shown.text) });
+    assert.equal(enabled.status, 303, enabled.text);
+    await credentialBecomes(server, ENV_ID, 'active');
+    const audit = await call<{ data: AuditEntry[] }>(server, 'GET', '/admin/v1/audit?limit=100', {
+      token: server.adminToken,
+    });
+    const enable = audit.body.data.find((e) => e.action === 'credential.enable' && e.target === `credential:${ENV_ID}`);
+    assert.equal(enable?.actor, 'console operator', JSON.stringify(audit.body.data));
   });
 });
