@@ -477,6 +477,8 @@ describe('the console in Chromium', () => {
       `/console/operator/teams/${other.id}`,
       '/console/operator/attempts',
       `/console/operator/attempts?generation_id=${generations.image}`,
+      '/console/operator/credentials',
+      '/console/operator/routes?kind=image&model=flux-1-schnell',
       [
         '/console/operator/providers',
         async (page) => {

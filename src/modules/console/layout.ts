@@ -29,6 +29,8 @@ export const OPERATOR_NAV: NavEntry[] = [
   { path: '/console/operator/attempts', label: 'Attempts' },
   { path: '/console/operator/margin', label: 'Margin' },
   { path: '/console/operator/live', label: 'Live configuration' },
+  { path: '/console/operator/routes', label: 'Routes' },
+  { path: '/console/operator/credentials', label: 'Credentials' },
 ];
 
 export interface PageOptions {

@@ -1,9 +1,11 @@
 // Every page and action of the console, by area.
 import type { ConsoleRoute } from '../types.ts';
 import { billingRoutes } from './billing.ts';
+import { credentialRoutes } from './credentials.ts';
 import { generationRoutes } from './generations.ts';
 import { libraryRoutes } from './library.ts';
 import { liveRoutes } from './live.ts';
+import { modelRoutesRoutes } from './model-routes.ts';
 import { operatorRoutes } from './operator.ts';
 import { overviewRoutes } from './overview.ts';
 import { playgroundRoutes } from './playground.ts';
@@ -22,4 +24,6 @@ export const CONSOLE_ROUTES: ConsoleRoute[] = [
   ...projectRoutes,
   ...operatorRoutes,
   ...liveRoutes,
+  ...credentialRoutes,
+  ...modelRoutesRoutes,
 ];
