@@ -6,6 +6,7 @@ import type { ResponseOf } from '@genmedia/sdk';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 import type { ConsoleContext, ConsoleRoute } from '../types.ts';
+import { attemptAdmin } from './admin-call.ts';
 
 type Aliases = ResponseOf<'/admin/v1/aliases', 'get'>;
 type Audit = ResponseOf<'/admin/v1/audit', 'get'>;
@@ -19,24 +20,6 @@ interface Notes {
   alias?: Html;
   model?: Html;
   values?: Record<string, string>;
-}
-
-/** Calls the admin API; a refusal becomes an error box to show beside the form that caused it. */
-async function attempt<T>(
-  ctx: ConsoleContext,
-  method: 'GET' | 'PUT' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-): Promise<{ ok: true; body: T } | { ok: false; status: number; box: Html }> {
-  const answer = await ctx.callApi<T>(method, path, { body });
-  if (answer.status < 400) return { ok: true, body: answer.body };
-  const error = (answer.body as { error?: { message?: string; details?: Array<{ field: string; message: string }> } })
-    ?.error;
-  return {
-    ok: false,
-    status: answer.status,
-    box: errorBox(error?.message ?? `The admin API answered ${answer.status}`, error?.details),
-  };
 }
 
 const json = (value: unknown): string => (value === null || value === undefined ? '' : JSON.stringify(value));
@@ -125,8 +108,8 @@ async function livePage(ctx: ConsoleContext, notes: Notes = {}): Promise<Html> {
   const model = (notes.values?.model ?? ctx.query.model ?? '').trim();
   const cursor = (ctx.query.audit_cursor ?? '').trim();
   const [aliases, audit] = await Promise.all([
-    attempt<Aliases>(ctx, 'GET', '/admin/v1/aliases'),
-    attempt<Audit>(
+    attemptAdmin<Aliases>(ctx, 'GET', '/admin/v1/aliases'),
+    attemptAdmin<Audit>(
       ctx,
       'GET',
       `/admin/v1/audit?limit=${AUDIT_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
@@ -134,7 +117,7 @@ async function livePage(ctx: ConsoleContext, notes: Notes = {}): Promise<Html> {
   ]);
   let settings: Html = html``;
   if (kind && model && !notes.alias) {
-    const read = await attempt<ModelSettings>(
+    const read = await attemptAdmin<ModelSettings>(
       ctx,
       'GET',
       `/admin/v1/models/${encodeURIComponent(kind)}/${encodeURIComponent(model)}`,
@@ -181,7 +164,7 @@ export const liveRoutes: ConsoleRoute[] = [
     who: 'operator',
     async handler(ctx) {
       const alias = (ctx.form.alias ?? '').trim();
-      const set = await attempt(ctx, 'PUT', `/admin/v1/aliases/${encodeURIComponent(alias)}`, {
+      const set = await attemptAdmin(ctx, 'PUT', `/admin/v1/aliases/${encodeURIComponent(alias)}`, {
         kind: (ctx.form.kind ?? '').trim(),
         model: (ctx.form.model ?? '').trim(),
       });
@@ -199,7 +182,11 @@ export const liveRoutes: ConsoleRoute[] = [
     path: `${LIVE_PATH}/aliases/:alias/delete`,
     who: 'operator',
     async handler(ctx) {
-      const removed = await attempt(ctx, 'DELETE', `/admin/v1/aliases/${encodeURIComponent(ctx.params.alias ?? '')}`);
+      const removed = await attemptAdmin(
+        ctx,
+        'DELETE',
+        `/admin/v1/aliases/${encodeURIComponent(ctx.params.alias ?? '')}`,
+      );
       if (removed.ok) return { redirect: `${LIVE_PATH}#aliases-title` };
       const body = await livePage(ctx, { alias: removed.box });
       ctx.reply.code(removed.status);
@@ -220,7 +207,7 @@ export const liveRoutes: ConsoleRoute[] = [
           ? { ok: false as const, status: 400, box: errorBox(change) }
           : Object.keys(change).length === 0
             ? { ok: false as const, status: 400, box: errorBox('Nothing to change: give a price or an availability') }
-            : await attempt(
+            : await attemptAdmin(
                 ctx,
                 'PATCH',
                 `/admin/v1/models/${encodeURIComponent(kind)}/${encodeURIComponent(model)}`,

@@ -6,10 +6,10 @@
 import type { ResponseOf } from '@genmedia/sdk';
 import type { Static } from 'typebox';
 import type { MarginReport } from '../../reports/schemas.ts';
-import type { ApiErrorBody } from '../api.ts';
 import { attrs, type Html, html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 import type { ConsoleContext, ConsoleRoute } from '../types.ts';
+import { attemptAdmin } from './admin-call.ts';
 
 type Team = ResponseOf<'/admin/v1/teams/{team_id}', 'get'>;
 type Teams = ResponseOf<'/admin/v1/teams', 'get'>;
@@ -33,25 +33,6 @@ const wholeOrRaw = (value: string): number | string => (/^-?\d{1,15}$/.test(valu
 const when = (iso: string | null | undefined): Html =>
   iso ? html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>` : html``;
 
-type Outcome<T> = { ok: true; body: T } | { ok: false; status: number; box: Html };
-
-/** Calls the admin API; a refusal becomes an error box to show beside the form that caused it. */
-async function attempt<T>(
-  ctx: ConsoleContext,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  path: string,
-  body?: unknown,
-): Promise<Outcome<T>> {
-  const answer = await ctx.callApi<T>(method, path, { body });
-  if (answer.status < 400) return { ok: true, body: answer.body };
-  const error = typeof answer.body === 'object' ? (answer.body as ApiErrorBody | undefined)?.error : undefined;
-  return {
-    ok: false,
-    status: answer.status,
-    box: errorBox(error?.message ?? `The admin API answered ${answer.status}`, error?.details),
-  };
-}
-
 // --- Teams ---
 
 function createTeamForm(ctx: ConsoleContext, values: Record<string, string> = {}): Html {
@@ -70,7 +51,7 @@ ${csrfField(ctx.session)}
 async function teamsPage(ctx: ConsoleContext, problem?: Html, values?: Record<string, string>): Promise<Html> {
   const query = new URLSearchParams({ limit: String(TEAMS_PAGE) });
   if (ctx.query.before) query.set('before', ctx.query.before);
-  const listed = await attempt<Teams>(ctx, 'GET', `/admin/v1/teams?${query}`);
+  const listed = await attemptAdmin<Teams>(ctx, 'GET', `/admin/v1/teams?${query}`);
   const defaultCap = ctx.app.deps.config.items.teamMaxConcurrentItems;
   const list = !listed.ok
     ? listed.box
@@ -410,7 +391,7 @@ async function marginPage(ctx: ConsoleContext): Promise<Html> {
   const to = (ctx.query.to ?? '').trim() || day(1);
   const group = (ctx.query.group_by ?? '').trim() || 'model';
   const query = new URLSearchParams({ from, to, group_by: group });
-  const answer = await attempt<Margin>(ctx, 'GET', `/admin/v1/reports/margin?${query}`);
+  const answer = await attemptAdmin<Margin>(ctx, 'GET', `/admin/v1/reports/margin?${query}`);
   let body: Html;
   if (answer.ok) {
     const value = answer.body.credit_value_usd;
@@ -451,7 +432,7 @@ export const operatorRoutes: ConsoleRoute[] = [
     who: 'operator',
     async handler(ctx) {
       const credits = (ctx.form.credits ?? '').trim();
-      const created = await attempt<Team>(ctx, 'POST', '/admin/v1/teams', {
+      const created = await attemptAdmin<Team>(ctx, 'POST', '/admin/v1/teams', {
         name: (ctx.form.name ?? '').trim(),
         ...(credits === '' ? {} : { credits: wholeOrRaw(credits) }),
       });
@@ -472,10 +453,15 @@ export const operatorRoutes: ConsoleRoute[] = [
     path: '/console/operator/teams/:id/credits',
     who: 'operator',
     async handler(ctx) {
-      const changed = await attempt(ctx, 'POST', `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}/credits`, {
-        amount: wholeOrRaw(ctx.form.amount ?? ''),
-        reason: (ctx.form.reason ?? '').trim(),
-      });
+      const changed = await attemptAdmin(
+        ctx,
+        'POST',
+        `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}/credits`,
+        {
+          amount: wholeOrRaw(ctx.form.amount ?? ''),
+          reason: (ctx.form.reason ?? '').trim(),
+        },
+      );
       if (changed.ok) return { redirect: `${teamPath(ctx.params.id ?? '')}#ledger-title` };
       return refused(ctx, changed.status, { credits: changed.box });
     },
@@ -486,7 +472,7 @@ export const operatorRoutes: ConsoleRoute[] = [
     who: 'operator',
     async handler(ctx) {
       const cap = (ctx.form.max_concurrent_items ?? '').trim();
-      const changed = await attempt(ctx, 'PATCH', `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}`, {
+      const changed = await attemptAdmin(ctx, 'PATCH', `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}`, {
         max_concurrent_items: cap === '' ? null : wholeOrRaw(cap),
       });
       if (changed.ok) return { redirect: `${teamPath(ctx.params.id ?? '')}#cap-title` };
@@ -499,7 +485,7 @@ export const operatorRoutes: ConsoleRoute[] = [
     who: 'operator',
     async handler(ctx) {
       const name = (ctx.form.name ?? '').trim();
-      const created = await attempt<CreatedKey>(
+      const created = await attemptAdmin<CreatedKey>(
         ctx,
         'POST',
         `/admin/v1/teams/${encodeURIComponent(ctx.params.id ?? '')}/api-keys`,
@@ -522,7 +508,7 @@ export const operatorRoutes: ConsoleRoute[] = [
       const keys = await ctx.api<ApiKeys>('GET', `/admin/v1/teams/${encodeURIComponent(teamId)}/api-keys`);
       if (!keys.some((k) => k.id === keyId))
         return refused(ctx, 404, { keys: errorBox(`This team has no API key ${keyId}.`) });
-      const revoked = await attempt(ctx, 'DELETE', `/admin/v1/api-keys/${encodeURIComponent(keyId)}`);
+      const revoked = await attemptAdmin(ctx, 'DELETE', `/admin/v1/api-keys/${encodeURIComponent(keyId)}`);
       if (revoked.ok) return { redirect: `${teamPath(teamId)}#keys-title` };
       return refused(ctx, revoked.status, { keys: revoked.box });
     },
@@ -565,7 +551,11 @@ ${fragment}`,
       const id = (ctx.query.generation_id ?? '').trim();
       let answer: Html = html``;
       if (id !== '') {
-        const listed = await attempt<Attempts>(ctx, 'GET', `/admin/v1/generations/${encodeURIComponent(id)}/attempts`);
+        const listed = await attemptAdmin<Attempts>(
+          ctx,
+          'GET',
+          `/admin/v1/generations/${encodeURIComponent(id)}/attempts`,
+        );
         if (listed.ok) answer = html`<h2>Attempts of <code>${id}</code></h2>${attemptsTable(listed.body)}`;
         else {
           ctx.reply.code(listed.status);
