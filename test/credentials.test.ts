@@ -349,3 +349,170 @@ describe('vendor credentials through the whole service', () => {
     }
   });
 });
+
+/** Resolves once `condition` holds (checked every 10 ms); fails after `ms`. */
+async function until(what: string, condition: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("a vendor credential's caps, counted in the database", () => {
+  let capped: FakeFal;
+  let other: FakeFal;
+  let server: TestServer;
+  let team: TeamFixture;
+  let cappedId = '';
+  const metricsToken = `mt_${randomBytes(24).toString('base64url')}`;
+  const CAPPED_SECRET = `capped-${randomBytes(12).toString('hex')}`;
+  const OTHER_SECRET = `other-${randomBytes(12).toString('hex')}`;
+  const WINDOW_S = 2;
+
+  before(async () => {
+    capped = await startFakeFal(CAPPED_SECRET);
+    other = await startFakeFal(OTHER_SECRET);
+    // fal has no key in the environment: only the credentials added here serve it. The capped
+    // account's webhooks verify (its signing key is the one published); the other's are polled.
+    server = await startTestServer({
+      env: {
+        FAL_JWKS_URL: capped.jwksUrl,
+        METRICS_TOKEN: metricsToken,
+        VENDOR_POLL_MAX_MS: '1000',
+        // rpm counted over 2 s instead of a minute, so the window frees within the test.
+        CREDENTIAL_RPM_WINDOW_S: String(WINDOW_S),
+        CREDENTIAL_CAP_RETRY_MS: '200',
+      },
+    });
+    team = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await server?.close();
+    await capped?.close();
+    await other?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  const listed = (id: string) => server.app.deps.providers.credentials('fal').find((c) => c.id === id);
+  const request = async () => {
+    const reply = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    return reply.body.generation_id;
+  };
+  const capHits = async (cap: string, outcome: string): Promise<number> => {
+    const metrics = await call(server, 'GET', '/metrics', { token: metricsToken });
+    const line = new RegExp(
+      `genmedia_credential_cap_hits_total\\{provider="fal",cap="${cap}",outcome="${outcome}"\\} (\\d+)`,
+    ).exec(metrics.text);
+    return Number(line?.[1] ?? 0);
+  };
+
+  test('max_in_flight 1: three requests, never more than one job at the vendor at once, all complete', async () => {
+    const added = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'capped',
+      secret: CAPPED_SECRET,
+      base_url: capped.url,
+      weight: 1_000_000,
+      max_in_flight: 1,
+    });
+    assert.equal(added.status, 201, added.text);
+    cappedId = added.body.id;
+    await until('the credential to load', () => listed(cappedId)?.maxInFlight === 1);
+    capped.hold(true);
+    const ids = await Promise.all([request(), request(), request()]);
+    // One job at the vendor; the two others wait (their submits met the cap and were put off).
+    await until('a submit put off by the cap', async () => (await capHits('max_in_flight', 'deferred')) >= 1);
+    assert.equal(capped.held(), 1);
+    assert.equal(capped.submissions.length, 1);
+    // Each release finishes the job at the vendor; the next waiting item goes then.
+    for (let sent = 1; sent <= 3; sent++) {
+      await until(`job ${sent} at the vendor`, () => capped.submissions.length === sent && capped.held() === 1);
+      await capped.release();
+    }
+    capped.hold(false);
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    assert.equal(capped.submissions.length, 3);
+    assert.equal(capped.peakInFlight(), 1, 'more than one job at the vendor at once');
+    // Each item charged once, and none refunded.
+    const { rows } = await server.pool.query<{ kind: string; n: number }>(
+      `select kind, count(*)::int as n from credit_ledger
+       where generation_id = any($1::text[]) group by kind order by kind`,
+      [ids],
+    );
+    assert.deepEqual(rows, [{ kind: 'charge', n: 3 }]);
+  });
+
+  test('two credentials, one at its cap: the other serves meanwhile', async () => {
+    const second = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'other',
+      secret: OTHER_SECRET,
+      base_url: other.url,
+      weight: 1,
+    });
+    assert.equal(second.status, 201, second.text);
+    await until('the credential to load', () => listed(second.body.id) !== undefined);
+    capped.hold(true);
+    const first = await request();
+    await until('the first job at the capped account', () => capped.held() === 1);
+    const skipped = await capHits('max_in_flight', 'skipped');
+    // Weighted a million to one, the capped credential is picked, found full, and passed over.
+    const next = await request();
+    assert.equal((await waitForGeneration(server, team.key, next)).status, 'completed');
+    assert.equal(other.submissions.length, 1, 'the other credential served');
+    assert.equal(other.submissions[0]?.headers.authorization, `Key ${OTHER_SECRET}`);
+    assert.equal(capped.held(), 1);
+    assert.ok((await capHits('max_in_flight', 'skipped')) > skipped);
+    capped.hold(false);
+    await capped.release();
+    assert.equal((await waitForGeneration(server, team.key, first)).status, 'completed');
+    assert.equal((await admin('DELETE', `/admin/v1/credentials/${second.body.id}`)).status, 204);
+    await until('the credential to go', () => listed(second.body.id) === undefined);
+  });
+
+  test('rpm 2: the third submit in the window waits until the oldest leaves it, then goes', async () => {
+    const changed = await admin<Credential>('PATCH', `/admin/v1/credentials/${cappedId}`, {
+      max_in_flight: null,
+      rpm: 2,
+    });
+    assert.equal(changed.status, 200, changed.text);
+    await until('the change to load', () => listed(cappedId)?.rpm === 2 && listed(cappedId)?.maxInFlight === null);
+    // Past the window of the earlier tests' submits.
+    const sentBefore = capped.submissions.length;
+    await until('an empty window', async () => {
+      const { rows } = await server.pool.query<{ n: number }>(
+        `select count(*)::int as n from item_attempts
+         where credential_id = $1::text and started_at > clock_timestamp() - make_interval(secs => $2::int)`,
+        [cappedId, WINDOW_S],
+      );
+      return rows[0]?.n === 0;
+    });
+    capped.hold(true);
+    const deferred = await capHits('rpm', 'deferred');
+    const ids = await Promise.all([request(), request(), request()]);
+    // Two submits at once; the third is put off while they are in the window.
+    await until('two jobs and the third put off', async () => {
+      return capped.held() === 2 && (await capHits('rpm', 'deferred')) > deferred;
+    });
+    assert.equal(capped.submissions.length, sentBefore + 2);
+    await until('the third submit, once the window allows', () => capped.submissions.length === sentBefore + 3);
+    capped.hold(false);
+    await capped.release();
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    const { rows } = await server.pool.query<{ spread_ms: number }>(
+      `select extract(epoch from max(started_at) - min(started_at)) * 1000 as spread_ms
+       from (select started_at from item_attempts where credential_id = $1::text order by started_at desc limit 3) a`,
+      [cappedId],
+    );
+    assert.ok(
+      Number(rows[0]?.spread_ms) >= WINDOW_S * 1000,
+      `three submits within ${rows[0]?.spread_ms} ms, under the ${WINDOW_S} s window`,
+    );
+  });
+});
