@@ -9,6 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { pickWeighted } from '../src/providers/credentials.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
+import { type FakeSuno, startFakeSuno } from './fakes/suno.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
 
@@ -514,5 +516,100 @@ describe("a vendor credential's caps, counted in the database", () => {
       Number(rows[0]?.spread_ms) >= WINDOW_S * 1000,
       `three submits within ${rows[0]?.spread_ms} ms, under the ${WINDOW_S} s window`,
     );
+  });
+});
+
+describe('webhooks verified with the credential the job was submitted with', () => {
+  let suno: FakeSuno;
+  let replicate: FakeReplicate;
+  let server: TestServer;
+  let team: TeamFixture;
+  const SUNO_KEY = `suno-${randomBytes(12).toString('hex')}`;
+  const REPLICATE_TOKEN = `r8_${randomBytes(12).toString('hex')}`;
+
+  before(async () => {
+    suno = await startFakeSuno(SUNO_KEY);
+    replicate = await startFakeReplicate(REPLICATE_TOKEN);
+    // The environment's keys are ones the vendors refuse (revoked): the first job of each vendor
+    // disables them. The environment's Replicate signing secret is its own account's.
+    server = await startTestServer({
+      env: {
+        SUNO_API_KEY: `suno-revoked-${randomBytes(6).toString('hex')}`,
+        SUNO_BASE_URL: suno.url,
+        REPLICATE_API_TOKEN: `r8_revoked_${randomBytes(6).toString('hex')}`,
+        REPLICATE_BASE_URL: replicate.url,
+        REPLICATE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+      },
+    });
+    team = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await server?.close();
+    await suno?.close();
+    await replicate?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  const generate = async (path: string, body: Record<string, unknown>) => {
+    const reply = await call<{ generation_id: string }>(server, 'POST', path, { token: team.key, body });
+    assert.equal(reply.status, 200, reply.text);
+    // Polls come a minute apart (VENDOR_POLL_MAX_MS) while a webhook is awaited: only the webhook
+    // finishes a job within this wait.
+    return waitForGeneration(server, team.key, reply.body.generation_id, 20_000);
+  };
+  /** Disables the environment's credential (the vendor refuses it), then adds the good key through the admin API. */
+  const switchKeys = async (provider: string, run: () => Promise<{ status: string }>, secret: string, url: string) => {
+    assert.equal((await run()).status, 'failed');
+    const env = server.app.deps.providers.credentials(provider).find((c) => c.source === 'env');
+    assert.equal(env?.state, 'disabled');
+    const added = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider,
+      name: 'added',
+      secret,
+      base_url: url,
+    });
+    assert.equal(added.status, 201, added.text);
+    await until('the credential to load', () =>
+      server.app.deps.providers.credentials(provider).some((c) => c.id === added.body.id && c.state === 'active'),
+    );
+    return added.body.id;
+  };
+
+  test("Suno: a job submitted with an added credential completes by its callbacks, checked with that credential's token", async () => {
+    const song = () =>
+      generate('/api/v1/music/generate', {
+        title: 'Harbour Lights',
+        style: 'warm indie folk',
+        lyrics: '[Verse]\nThe boats come home at dusk',
+        model: 'V4_5PLUS',
+      });
+    const id = await switchKeys('suno', song, SUNO_KEY, suno.url);
+    const done = await song();
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const { rows } = await server.pool.query<{ credential_id: string }>(
+      'select credential_id from generation_items where generation_id = $1::text',
+      [done.generation_id],
+    );
+    assert.equal(rows[0]?.credential_id, id);
+    const taskId = suno.submissions.at(-1)?.taskId ?? '';
+    const posted = suno.callbacks.filter((c) => c.taskId === taskId);
+    assert.ok(posted.length > 0, 'no callback was posted');
+    await until('the callbacks answered', () => posted.every((c) => c.status !== undefined));
+    assert.deepEqual(
+      posted.map((c) => c.status),
+      posted.map(() => 200),
+    );
+  });
+
+  test("Replicate: a job submitted with an added credential completes by its webhook, signed with that account's secret", async () => {
+    const image = () => generate('/api/v1/images/generate', { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' });
+    await switchKeys('replicate', image, REPLICATE_TOKEN, replicate.url);
+    const done = await image();
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(replicate.submissions.at(-1)?.headers.authorization, `Bearer ${REPLICATE_TOKEN}`);
+    const prediction = replicate.webhooks.at(-1)?.id ?? '';
+    assert.ok(prediction !== '', 'no webhook was sent');
+    assert.equal(replicate.polls(prediction), 0, 'the job was finished by a poll, not its webhook');
   });
 });
