@@ -365,12 +365,13 @@ describe("a vendor credential's caps, counted in the database", () => {
   let capped: FakeFal;
   let other: FakeFal;
   let server: TestServer;
+  let peer: TestServer;
   let team: TeamFixture;
   let cappedId = '';
   const metricsToken = `mt_${randomBytes(24).toString('base64url')}`;
   const CAPPED_SECRET = `capped-${randomBytes(12).toString('hex')}`;
   const OTHER_SECRET = `other-${randomBytes(12).toString('hex')}`;
-  const WINDOW_S = 2;
+  const WINDOW_S = 3;
 
   before(async () => {
     capped = await startFakeFal(CAPPED_SECRET);
@@ -382,7 +383,18 @@ describe("a vendor credential's caps, counted in the database", () => {
         FAL_JWKS_URL: capped.jwksUrl,
         METRICS_TOKEN: metricsToken,
         VENDOR_POLL_MAX_MS: '1000',
-        // rpm counted over 2 s instead of a minute, so the window frees within the test.
+        // rpm counted over 3 s instead of a minute, so the window frees within the test.
+        CREDENTIAL_RPM_WINDOW_S: String(WINDOW_S),
+        CREDENTIAL_CAP_RETRY_MS: '200',
+      },
+    });
+    // A second process on the same database runs work too: the caps hold across both.
+    peer = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      env: {
+        FAL_JWKS_URL: capped.jwksUrl,
+        VENDOR_POLL_MAX_MS: '1000',
         CREDENTIAL_RPM_WINDOW_S: String(WINDOW_S),
         CREDENTIAL_CAP_RETRY_MS: '200',
       },
@@ -390,6 +402,7 @@ describe("a vendor credential's caps, counted in the database", () => {
     team = await createTeam(server, 10_000);
   });
   after(async () => {
+    await peer?.close();
     await server?.close();
     await capped?.close();
     await other?.close();
@@ -397,7 +410,11 @@ describe("a vendor credential's caps, counted in the database", () => {
 
   const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
     call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
-  const listed = (id: string) => server.app.deps.providers.credentials('fal').find((c) => c.id === id);
+  /** The credential as both processes hold it (undefined unless they agree). */
+  const listed = (id: string) => {
+    const [mine, theirs] = [server, peer].map((s) => s.app.deps.providers.credentials('fal').find((c) => c.id === id));
+    return JSON.stringify(mine) === JSON.stringify(theirs) ? mine : undefined;
+  };
   const request = async () => {
     const reply = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
       token: team.key,
@@ -414,7 +431,7 @@ describe("a vendor credential's caps, counted in the database", () => {
     return Number(line?.[1] ?? 0);
   };
 
-  test('max_in_flight 1: three requests, never more than one job at the vendor at once, all complete', async () => {
+  test('max_in_flight 1: three requests run by two processes, never more than one job at the vendor at once, all complete', async () => {
     const added = await admin<Credential>('POST', '/admin/v1/credentials', {
       provider: 'fal',
       name: 'capped',
@@ -475,7 +492,9 @@ describe("a vendor credential's caps, counted in the database", () => {
     await capped.release();
     assert.equal((await waitForGeneration(server, team.key, first)).status, 'completed');
     assert.equal((await admin('DELETE', `/admin/v1/credentials/${second.body.id}`)).status, 204);
-    await until('the credential to go', () => listed(second.body.id) === undefined);
+    await until('the credential to go', () =>
+      [server, peer].every((p) => !p.app.deps.providers.credentials('fal').some((c) => c.id === second.body.id)),
+    );
   });
 
   test('rpm 2: the third submit in the window waits until the oldest leaves it, then goes', async () => {
