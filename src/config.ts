@@ -112,6 +112,8 @@ const EnvSchema = Type.Object({
   ROUTE_COOLDOWN_S: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
   CREDENTIAL_COOLDOWN_AFTER: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
   CREDENTIAL_COOLDOWN_S: Type.Integer({ minimum: 1, maximum: 86_400, default: 60 }),
+  CREDENTIAL_RPM_WINDOW_S: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
+  CREDENTIAL_CAP_RETRY_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 1000 }),
   PAYMENT_PROVIDER: Type.Optional(Type.Enum(['builtin', 'stripe', 'lemonsqueezy'])),
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ minLength: 1 })),
   STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 1 })),
@@ -309,6 +311,12 @@ export interface Config {
     cooldown: { after: number; seconds: number };
     /** A vendor credential cools for `seconds` after `after` unavailabilities in a row (5xx, 429, timeouts). */
     credentialCooldown: { after: number; seconds: number };
+    /**
+     * A credential's caps: `rpm` counts its submits in the last `rpmWindowS` seconds (60: a minute);
+     * an item none of its vendor's credentials has room for is tried again after `retryMs` (a
+     * `max_in_flight` cap) or when the window frees (`rpm`).
+     */
+    credentialCaps: { rpmWindowS: number; retryMs: number };
     /**
      * What the operator pays, in US dollars, for one completed job of a route whose vendor reports
      * no cost of its own (fal, ComfyUI, Suno), by `'<provider> <endpoint>'` (VENDOR_UNIT_PRICES_USD).
@@ -613,6 +621,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       poll: { minMs: e.VENDOR_POLL_MIN_MS, maxMs: Math.max(e.VENDOR_POLL_MIN_MS, e.VENDOR_POLL_MAX_MS) },
       cooldown: { after: e.ROUTE_COOLDOWN_AFTER, seconds: e.ROUTE_COOLDOWN_S },
       credentialCooldown: { after: e.CREDENTIAL_COOLDOWN_AFTER, seconds: e.CREDENTIAL_COOLDOWN_S },
+      credentialCaps: { rpmWindowS: e.CREDENTIAL_RPM_WINDOW_S, retryMs: e.CREDENTIAL_CAP_RETRY_MS },
       unitPricesUsd: unitPrices(e.VENDOR_UNIT_PRICES_USD),
       fal: {
         key: e.FAL_KEY,

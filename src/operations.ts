@@ -56,6 +56,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     simulatorMayServe: (kind, model) => simulatorMayServe(deps.config.providers.simulator, kind, model),
     poll: deps.config.providers.poll,
     routeCooldown: deps.config.providers.cooldown,
+    credentialCaps: deps.config.providers.credentialCaps,
     vendorVoiceIds: deps.config.providers.elevenLabs.voiceMap,
     vendorUnitPricesUsd: deps.config.providers.unitPricesUsd,
     vendorWebhookUrl: (providerId, itemId) => {

@@ -9,6 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { pickWeighted } from '../src/providers/credentials.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
+import { type FakeSuno, startFakeSuno } from './fakes/suno.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
 
@@ -347,5 +349,286 @@ describe('vendor credentials through the whole service', () => {
         assert.ok(!t.includes(BAD_SECRET) && !t.includes(SECOND_SECRET), `a secret in ${table} in clear`);
       }
     }
+  });
+});
+
+/** Resolves once `condition` holds (checked every 10 ms); fails after `ms`. */
+async function until(what: string, condition: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("a vendor credential's caps, counted in the database", () => {
+  let capped: FakeFal;
+  let other: FakeFal;
+  let server: TestServer;
+  let peer: TestServer;
+  let team: TeamFixture;
+  let cappedId = '';
+  const metricsToken = `mt_${randomBytes(24).toString('base64url')}`;
+  const CAPPED_SECRET = `capped-${randomBytes(12).toString('hex')}`;
+  const OTHER_SECRET = `other-${randomBytes(12).toString('hex')}`;
+  const WINDOW_S = 3;
+
+  before(async () => {
+    capped = await startFakeFal(CAPPED_SECRET);
+    other = await startFakeFal(OTHER_SECRET);
+    // fal has no key in the environment: only the credentials added here serve it. The capped
+    // account's webhooks verify (its signing key is the one published); the other's are polled.
+    server = await startTestServer({
+      env: {
+        FAL_JWKS_URL: capped.jwksUrl,
+        METRICS_TOKEN: metricsToken,
+        VENDOR_POLL_MAX_MS: '1000',
+        // rpm counted over 3 s instead of a minute, so the window frees within the test.
+        CREDENTIAL_RPM_WINDOW_S: String(WINDOW_S),
+        CREDENTIAL_CAP_RETRY_MS: '200',
+      },
+    });
+    // A second process on the same database runs work too: the caps hold across both.
+    peer = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      env: {
+        FAL_JWKS_URL: capped.jwksUrl,
+        VENDOR_POLL_MAX_MS: '1000',
+        CREDENTIAL_RPM_WINDOW_S: String(WINDOW_S),
+        CREDENTIAL_CAP_RETRY_MS: '200',
+      },
+    });
+    team = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await peer?.close();
+    await server?.close();
+    await capped?.close();
+    await other?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  /** The credential as both processes hold it (undefined unless they agree). */
+  const listed = (id: string) => {
+    const [mine, theirs] = [server, peer].map((s) => s.app.deps.providers.credentials('fal').find((c) => c.id === id));
+    return JSON.stringify(mine) === JSON.stringify(theirs) ? mine : undefined;
+  };
+  const request = async () => {
+    const reply = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    return reply.body.generation_id;
+  };
+  const capHits = async (cap: string, outcome: string): Promise<number> => {
+    const metrics = await call(server, 'GET', '/metrics', { token: metricsToken });
+    const line = new RegExp(
+      `genmedia_credential_cap_hits_total\\{provider="fal",cap="${cap}",outcome="${outcome}"\\} (\\d+)`,
+    ).exec(metrics.text);
+    return Number(line?.[1] ?? 0);
+  };
+
+  test('max_in_flight 1: three requests run by two processes, never more than one job at the vendor at once, all complete', async () => {
+    const added = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'capped',
+      secret: CAPPED_SECRET,
+      base_url: capped.url,
+      weight: 1_000_000,
+      max_in_flight: 1,
+    });
+    assert.equal(added.status, 201, added.text);
+    cappedId = added.body.id;
+    await until('the credential to load', () => listed(cappedId)?.maxInFlight === 1);
+    capped.hold(true);
+    const ids = await Promise.all([request(), request(), request()]);
+    // One job at the vendor; the two others wait (their submits met the cap and were put off).
+    await until('a submit put off by the cap', async () => (await capHits('max_in_flight', 'deferred')) >= 1);
+    assert.equal(capped.held(), 1);
+    assert.equal(capped.submissions.length, 1);
+    // Each release finishes the job at the vendor; the next waiting item goes then.
+    for (let sent = 1; sent <= 3; sent++) {
+      await until(`job ${sent} at the vendor`, () => capped.submissions.length === sent && capped.held() === 1);
+      await capped.release();
+    }
+    capped.hold(false);
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    assert.equal(capped.submissions.length, 3);
+    assert.equal(capped.peakInFlight(), 1, 'more than one job at the vendor at once');
+    // Each item charged once, and none refunded.
+    const { rows } = await server.pool.query<{ kind: string; n: number }>(
+      `select kind, count(*)::int as n from credit_ledger
+       where generation_id = any($1::text[]) group by kind order by kind`,
+      [ids],
+    );
+    assert.deepEqual(rows, [{ kind: 'charge', n: 3 }]);
+  });
+
+  test('two credentials, one at its cap: the other serves meanwhile', async () => {
+    const second = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider: 'fal',
+      name: 'other',
+      secret: OTHER_SECRET,
+      base_url: other.url,
+      weight: 1,
+    });
+    assert.equal(second.status, 201, second.text);
+    await until('the credential to load', () => listed(second.body.id) !== undefined);
+    capped.hold(true);
+    const first = await request();
+    await until('the first job at the capped account', () => capped.held() === 1);
+    const skipped = await capHits('max_in_flight', 'skipped');
+    // Weighted a million to one, the capped credential is picked, found full, and passed over.
+    const next = await request();
+    assert.equal((await waitForGeneration(server, team.key, next)).status, 'completed');
+    assert.equal(other.submissions.length, 1, 'the other credential served');
+    assert.equal(other.submissions[0]?.headers.authorization, `Key ${OTHER_SECRET}`);
+    assert.equal(capped.held(), 1);
+    assert.ok((await capHits('max_in_flight', 'skipped')) > skipped);
+    capped.hold(false);
+    await capped.release();
+    assert.equal((await waitForGeneration(server, team.key, first)).status, 'completed');
+    assert.equal((await admin('DELETE', `/admin/v1/credentials/${second.body.id}`)).status, 204);
+    await until('the credential to go', () =>
+      [server, peer].every((p) => !p.app.deps.providers.credentials('fal').some((c) => c.id === second.body.id)),
+    );
+  });
+
+  test('rpm 2: the third submit in the window waits until the oldest leaves it, then goes', async () => {
+    const changed = await admin<Credential>('PATCH', `/admin/v1/credentials/${cappedId}`, {
+      max_in_flight: null,
+      rpm: 2,
+    });
+    assert.equal(changed.status, 200, changed.text);
+    await until('the change to load', () => listed(cappedId)?.rpm === 2 && listed(cappedId)?.maxInFlight === null);
+    // Past the window of the earlier tests' submits.
+    const sentBefore = capped.submissions.length;
+    await until('an empty window', async () => {
+      const { rows } = await server.pool.query<{ n: number }>(
+        `select count(*)::int as n from item_attempts
+         where credential_id = $1::text and started_at > clock_timestamp() - make_interval(secs => $2::int)`,
+        [cappedId, WINDOW_S],
+      );
+      return rows[0]?.n === 0;
+    });
+    capped.hold(true);
+    const deferred = await capHits('rpm', 'deferred');
+    const ids = await Promise.all([request(), request(), request()]);
+    // Two submits at once; the third is put off while they are in the window.
+    await until('two jobs and the third put off', async () => {
+      return capped.held() === 2 && (await capHits('rpm', 'deferred')) > deferred;
+    });
+    assert.equal(capped.submissions.length, sentBefore + 2);
+    await until('the third submit, once the window allows', () => capped.submissions.length === sentBefore + 3);
+    capped.hold(false);
+    await capped.release();
+    for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    const { rows } = await server.pool.query<{ spread_ms: number }>(
+      `select extract(epoch from max(started_at) - min(started_at)) * 1000 as spread_ms
+       from (select started_at from item_attempts where credential_id = $1::text order by started_at desc limit 3) a`,
+      [cappedId],
+    );
+    assert.ok(
+      Number(rows[0]?.spread_ms) >= WINDOW_S * 1000,
+      `three submits within ${rows[0]?.spread_ms} ms, under the ${WINDOW_S} s window`,
+    );
+  });
+});
+
+describe('webhooks verified with the credential the job was submitted with', () => {
+  let suno: FakeSuno;
+  let replicate: FakeReplicate;
+  let server: TestServer;
+  let team: TeamFixture;
+  const SUNO_KEY = `suno-${randomBytes(12).toString('hex')}`;
+  const REPLICATE_TOKEN = `r8_${randomBytes(12).toString('hex')}`;
+
+  before(async () => {
+    suno = await startFakeSuno(SUNO_KEY);
+    replicate = await startFakeReplicate(REPLICATE_TOKEN);
+    // The environment's keys are ones the vendors refuse (revoked): the first job of each vendor
+    // disables them. The environment's Replicate signing secret is its own account's.
+    server = await startTestServer({
+      env: {
+        SUNO_API_KEY: `suno-revoked-${randomBytes(6).toString('hex')}`,
+        SUNO_BASE_URL: suno.url,
+        REPLICATE_API_TOKEN: `r8_revoked_${randomBytes(6).toString('hex')}`,
+        REPLICATE_BASE_URL: replicate.url,
+        REPLICATE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+      },
+    });
+    team = await createTeam(server, 10_000);
+  });
+  after(async () => {
+    await server?.close();
+    await suno?.close();
+    await replicate?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  const generate = async (path: string, body: Record<string, unknown>) => {
+    const reply = await call<{ generation_id: string }>(server, 'POST', path, { token: team.key, body });
+    assert.equal(reply.status, 200, reply.text);
+    // Polls come a minute apart (VENDOR_POLL_MAX_MS) while a webhook is awaited: only the webhook
+    // finishes a job within this wait.
+    return waitForGeneration(server, team.key, reply.body.generation_id, 20_000);
+  };
+  /** Disables the environment's credential (the vendor refuses it), then adds the good key through the admin API. */
+  const switchKeys = async (provider: string, run: () => Promise<{ status: string }>, secret: string, url: string) => {
+    assert.equal((await run()).status, 'failed');
+    const env = server.app.deps.providers.credentials(provider).find((c) => c.source === 'env');
+    assert.equal(env?.state, 'disabled');
+    const added = await admin<Credential>('POST', '/admin/v1/credentials', {
+      provider,
+      name: 'added',
+      secret,
+      base_url: url,
+    });
+    assert.equal(added.status, 201, added.text);
+    await until('the credential to load', () =>
+      server.app.deps.providers.credentials(provider).some((c) => c.id === added.body.id && c.state === 'active'),
+    );
+    return added.body.id;
+  };
+
+  test("Suno: a job submitted with an added credential completes by its callbacks, checked with that credential's token", async () => {
+    const song = () =>
+      generate('/api/v1/music/generate', {
+        title: 'Harbour Lights',
+        style: 'warm indie folk',
+        lyrics: '[Verse]\nThe boats come home at dusk',
+        model: 'V4_5PLUS',
+      });
+    const id = await switchKeys('suno', song, SUNO_KEY, suno.url);
+    const done = await song();
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const { rows } = await server.pool.query<{ credential_id: string }>(
+      'select credential_id from generation_items where generation_id = $1::text',
+      [done.generation_id],
+    );
+    assert.equal(rows[0]?.credential_id, id);
+    const taskId = suno.submissions.at(-1)?.taskId ?? '';
+    const posted = suno.callbacks.filter((c) => c.taskId === taskId);
+    assert.ok(posted.length > 0, 'no callback was posted');
+    await until('the callbacks answered', () => posted.every((c) => c.status !== undefined));
+    assert.deepEqual(
+      posted.map((c) => c.status),
+      posted.map(() => 200),
+    );
+  });
+
+  test("Replicate: a job submitted with an added credential completes by its webhook, signed with that account's secret", async () => {
+    const image = () => generate('/api/v1/images/generate', { prompt: 'a lighthouse at dusk', model: 'flux-1-dev' });
+    await switchKeys('replicate', image, REPLICATE_TOKEN, replicate.url);
+    const done = await image();
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.equal(replicate.submissions.at(-1)?.headers.authorization, `Bearer ${REPLICATE_TOKEN}`);
+    const prediction = replicate.webhooks.at(-1)?.id ?? '';
+    assert.ok(prediction !== '', 'no webhook was sent');
+    assert.equal(replicate.polls(prediction), 0, 'the job was finished by a poll, not its webhook');
   });
 });

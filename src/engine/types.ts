@@ -87,6 +87,11 @@ export interface EngineMetrics {
     errorKind?: string | null;
   }): void;
   /**
+   * A vendor credential's cap (`max_in_flight` or `rpm`) was full at a submit: another credential
+   * of the vendor took the item (`skipped`), or none had room and the item waits (`deferred`).
+   */
+  credentialCapped(c: { provider: string; cap: 'max_in_flight' | 'rpm'; outcome: 'skipped' | 'deferred' }): void;
+  /**
    * One attempt to deliver a webhook the engine queued ended (the webhooks module reports it):
    * delivered, failed with another attempt scheduled, or failed for good. statusCode null: no HTTP
    * answer (a network error, a timeout, a refused URL).
@@ -176,6 +181,8 @@ export interface ExecutionContext {
   poll: { minMs: number; maxMs: number };
   /** The circuit breaker: failures in a row that cool a route, and for how long. */
   routeCooldown: { after: number; seconds: number };
+  /** The window a credential's `rpm` is counted over, and when an item none has room for is tried again. */
+  credentialCaps: { rpmWindowS: number; retryMs: number };
   /** Preset voice id → the speech vendor's voice id (ELEVENLABS_VOICE_MAP); an unmapped preset is simulated. */
   vendorVoiceIds: Readonly<Record<string, string>>;
   /**

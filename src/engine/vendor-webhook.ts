@@ -2,13 +2,28 @@ import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/errors.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { WebhookEvent } from '../providers/types.ts';
-import { markEarlyWebhook, selectItemByVendorRequest } from './sql/attempts.ts';
+import { markEarlyWebhook, selectItemByVendorRequest, selectItemCredential } from './sql/attempts.ts';
 import { isItemWebhookCredential, queuePoll, reportedOutput } from './vendor.ts';
 
 /** What the webhook URL we gave the vendor says: the item it serves and the item's credential. */
 export interface WebhookTarget {
   item: string | undefined;
   credential: string | undefined;
+}
+
+/**
+ * The credential a vendor's webhook is verified with: the one the job of the item its URL names was
+ * submitted with (a job keeps its credential for its polls, cancel and webhooks), when that item is
+ * at this vendor; undefined: the vendor's default. What the URL names is not believed yet: a
+ * webhook verified with the credential of an item it does not serve is refused by
+ * acceptVendorWebhook (the item's own webhook credential in the URL).
+ */
+export async function webhookCredentialOf(
+  db: Queryable,
+  providerId: string,
+  target: WebhookTarget,
+): Promise<string | undefined> {
+  return target.item === undefined ? undefined : selectItemCredential(db, target.item, providerId);
 }
 
 /** A vendor's webhook the engine does not believe (401). */

@@ -8,6 +8,7 @@ import { WorkError } from '../lib/errors.ts';
 import { contentTypeForFileName } from '../lib/media-types.ts';
 import { FetchFailedError, safeFetchStream, UnsafeUrlError } from '../lib/safe-fetch.ts';
 import { macMatches, type SecretBox } from '../lib/secret-box.ts';
+import { pickWeighted } from '../providers/credentials.ts';
 import { countsTowardsBreaker, decide, redact } from '../providers/policy.ts';
 import { type PickedRoute, routeKey } from '../providers/registry.ts';
 import type { OutputFile, PollResult, Provider, ProviderOutput, VendorHandle } from '../providers/types.ts';
@@ -244,18 +245,81 @@ export async function submitToVendor(
     await deferUntil(ctx, item.id, choice.until);
     return;
   }
-  const { provider, route } = choice.picked;
-  const simulated = provider.id === ctx.simulator.id;
-  const attemptId = await sql.markSubmitting(
-    ctx.pool,
-    item.id,
-    provider.id,
-    route.endpoint,
-    simulated,
-    choice.picked.credentialId,
-  );
-  if (attemptId === undefined) return;
-  await send(ctx, operation, item, candidates, work, choice.picked, attemptId, options);
+  const reserved = await reserveSubmit(ctx, item, choice.picked);
+  if (reserved.kind === 'ended') return;
+  if (reserved.kind === 'wait') {
+    await deferUntil(ctx, item.id, reserved.until);
+    return;
+  }
+  await send(ctx, operation, item, candidates, work, reserved.picked, reserved.attemptId, options);
+}
+
+/** What recording a submit found: the attempt opened (with the credential it goes with), or why not. */
+type Reserved =
+  | { kind: 'submit'; picked: PickedRoute; attemptId: string }
+  /** Every credential of the vendor is at a cap: the item waits until `until`. */
+  | { kind: 'wait'; until: Date }
+  /** The item is no longer PROCESSING. */
+  | { kind: 'ended' };
+
+/**
+ * Records the submit of an item on its picked route (its attempt opened, the item 'submitting'),
+ * within its vendor credentials' caps, counted in PostgreSQL so they hold across processes: the
+ * items at the vendor with a credential (`max_in_flight`) and its submits in the last window
+ * (`rpm`), read and recorded under the credentials' locks in one transaction. A credential at a cap
+ * is passed over for another active one of its vendor with room (by weight); with none, the item
+ * waits (its claim taken back, its job queued again: after CREDENTIAL_CAP_RETRY_MS for an in-flight
+ * cap, when the oldest submit leaves the window for `rpm`), never failed nor charged again.
+ */
+async function reserveSubmit(ctx: ExecutionContext, item: sql.ClaimedItem, picked: PickedRoute): Promise<Reserved> {
+  const mark = async (db: Queryable, chosen: PickedRoute): Promise<Reserved> => {
+    const { provider, route } = chosen;
+    const simulated = provider.id === ctx.simulator.id;
+    const attemptId = await sql.markSubmitting(
+      db,
+      item.id,
+      provider.id,
+      route.endpoint,
+      simulated,
+      chosen.credentialId,
+    );
+    return attemptId === undefined ? { kind: 'ended' } : { kind: 'submit', picked: chosen, attemptId };
+  };
+  const vendor = picked.route.provider;
+  const active = picked.credentialId ? ctx.providers.credentials(vendor).filter((c) => c.state === 'active') : [];
+  const capped = active.filter((c) => c.rpm !== null || c.maxInFlight !== null);
+  if (!capped.some((c) => c.id === picked.credentialId)) return mark(ctx.pool, picked);
+  const { rpmWindowS, retryMs } = ctx.credentialCaps;
+  const outcome = await withTransaction(ctx.pool, async (client) => {
+    // Always in the same order, so two submits never wait for each other's locks.
+    const ids = capped.map((c) => c.id).sort();
+    for (const id of ids) await sql.lockCredential(client, id);
+    const loads = await sql.selectCredentialLoads(client, ids, rpmWindowS);
+    const full = new Map<string, { cap: 'max_in_flight' | 'rpm'; freesInMs: number }>();
+    for (const c of capped) {
+      const load = loads.get(c.id);
+      if (!load) continue;
+      if (c.maxInFlight !== null && load.inFlight >= c.maxInFlight) {
+        full.set(c.id, { cap: 'max_in_flight', freesInMs: retryMs });
+      } else if (c.rpm !== null && load.recent >= c.rpm) {
+        full.set(c.id, { cap: 'rpm', freesInMs: Math.max(load.freesInMs, 50) });
+      }
+    }
+    const mine = full.get(picked.credentialId as string);
+    if (!mine) return { reserved: await mark(client, picked) };
+    const other = pickWeighted(active.filter((c) => !full.has(c.id)));
+    const instead = other && ctx.providers.withCredential(picked, other.id);
+    if (instead) return { reserved: await mark(client, instead), cap: mine.cap, outcome: 'skipped' as const };
+    // The first of the vendor's credentials to have room again (a little later for each waiting
+    // item, so they do not all come back at once).
+    const soonest = Math.min(...[...full.values()].map((f) => f.freesInMs));
+    const until = new Date(Date.now() + soonest + Math.floor(Math.random() * Math.min(250, soonest)));
+    return { reserved: { kind: 'wait', until } as Reserved, cap: mine.cap, outcome: 'deferred' as const };
+  });
+  if (outcome.cap) {
+    ctx.services.metrics.credentialCapped({ provider: vendor, cap: outcome.cap, outcome: outcome.outcome });
+  }
+  return outcome.reserved;
 }
 
 /** Takes back the claim of an item that cannot run yet, and queues its job for `until`. */

@@ -130,6 +130,12 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
     labelNames: ['outcome', 'status_class'] as const,
     registers: [registry],
   });
+  const capped = new Counter({
+    name: 'genmedia_credential_cap_hits_total',
+    help: "Submits that met a vendor credential's full cap, by provider, cap (max_in_flight, rpm) and outcome (skipped: another credential took the item; deferred: the item waits)",
+    labelNames: ['provider', 'cap', 'outcome'] as const,
+    registers: [registry],
+  });
   installQueueGauges(registry, pool);
 
   return {
@@ -159,6 +165,7 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
         outcome: a.outcome,
         error_kind: errorKindLabel(a.outcome === 'completed', a.errorKind),
       }),
+    credentialCapped: (c) => capped.inc({ provider: c.provider, cap: c.cap, outcome: c.outcome }),
     webhookAttempted: (a) =>
       webhooks.inc({
         outcome: a.outcome,

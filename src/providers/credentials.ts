@@ -13,6 +13,10 @@ export interface StoredCredential {
   secret: string;
   baseUrl: string | null;
   weight: number;
+  /** Submits it may make in a window (a minute, CREDENTIAL_RPM_WINDOW_S); null: no cap. */
+  rpm: number | null;
+  /** Its jobs at the vendor at once (submitted, not finished); null: no cap. */
+  maxInFlight: number | null;
   enabled: boolean;
 }
 

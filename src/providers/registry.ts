@@ -36,6 +36,10 @@ export interface CredentialView {
   secret: string;
   baseUrl: string | null;
   weight: number;
+  /** Submits it may make a minute (CREDENTIAL_RPM_WINDOW_S); null: no cap (the environment's). */
+  rpm: number | null;
+  /** Its jobs at the vendor at once; null: no cap (the environment's). */
+  maxInFlight: number | null;
   state: CredentialState;
   reason: string | null;
   coolingUntil: Date | null;
@@ -53,6 +57,11 @@ export interface ProviderRegistry {
    * (another active one of the vendor's when it is gone).
    */
   get(id: string, credentialId?: string | null): Provider | undefined;
+  /**
+   * `picked` served with another credential of its vendor (`credentialId`, one of its active ones):
+   * undefined when that credential cannot be used here.
+   */
+  withCredential(picked: PickedRoute, credentialId: string): PickedRoute | undefined;
   /** Every credential of the configured vendors (`provider`: of that vendor), with its state. */
   credentials(provider?: string): CredentialView[];
   /**
@@ -133,6 +142,8 @@ export function createProviderRegistry(
           secret: entry.secrets[0] ?? '',
           baseUrl: null,
           weight: 1,
+          rpm: null,
+          maxInFlight: null,
         },
         true,
       );
@@ -140,7 +151,16 @@ export function createProviderRegistry(
     for (const c of stored()) {
       if (provider !== undefined && c.provider !== provider) continue;
       add(
-        { id: c.id, provider: c.provider, source: 'api', secret: c.secret, baseUrl: c.baseUrl, weight: c.weight },
+        {
+          id: c.id,
+          provider: c.provider,
+          source: 'api',
+          secret: c.secret,
+          baseUrl: c.baseUrl,
+          weight: c.weight,
+          rpm: c.rpm,
+          maxInFlight: c.maxInFlight,
+        },
         c.enabled,
       );
     }
@@ -224,6 +244,11 @@ export function createProviderRegistry(
       return credentialId
         ? (pick(id)?.provider ?? registered.get(id)?.provider)
         : (registered.get(id)?.provider ?? pick(id)?.provider);
+    },
+    withCredential(picked, credentialId) {
+      const view = all(picked.route.provider).find((c) => c.id === credentialId && c.state === 'active');
+      const made = view && providerOf(view);
+      return made ? { ...picked, provider: made, credentialId } : undefined;
     },
     credentials: all,
     async credentialFailed(credentialId, kind, reason) {

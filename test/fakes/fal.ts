@@ -113,6 +113,8 @@ export interface FakeFal {
   release(): Promise<void>;
   /** Jobs accepted and held now. */
   held(): number;
+  /** The most jobs this account had accepted and not finished nor canceled at once (counted at each submit). */
+  peakInFlight(): number;
   /** Every webhook the fake sent, in order. */
   webhooks: SentWebhook[];
   close(): Promise<void>;
@@ -253,6 +255,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
   let filesHeld: Promise<void> | undefined;
   let releaseFiles = () => {};
   let fileRequests = 0;
+  let peak = 0;
   // Status reads still answered before they fail (undefined: they never fail).
   let statusReadsLeft: number | undefined;
   let base = '';
@@ -498,6 +501,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
         submittedAt,
       };
       jobs.set(job.id, job);
+      peak = Math.max(peak, [...jobs.values()].filter((j) => !j.finished && !j.canceled).length);
       if (tagOf(input) === 'webhook-first') await finish(job);
       const links = `${base}/${app}/requests/${job.id}`;
       json(res, 200, {
@@ -572,6 +576,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       for (let i = 0; i < pending.length; i += 50) await Promise.all(pending.slice(i, i + 50).map(finish));
     },
     held: () => held.size,
+    peakInFlight: () => peak,
     webhooks,
     close: async () => {
       elsewhere.closeAllConnections();

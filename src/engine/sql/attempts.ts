@@ -43,12 +43,66 @@ export async function markSubmitting(
        where id = $1::text and status = 'PROCESSING'
        returning id, generation_id
      )
-     insert into item_attempts (item_id, generation_id, provider, endpoint)
-     select id, generation_id, $2::text, $3::text from item
+     insert into item_attempts (item_id, generation_id, provider, endpoint, credential_id, started_at)
+     select id, generation_id, $2::text, $3::text, $5::text, clock_timestamp() from item
      returning id::text`,
     [itemId, provider, endpoint, simulated, credentialId],
   );
   return rows[0]?.id;
+}
+
+/**
+ * Holds the credential's lock until the caller's transaction ends: the submits that count against
+ * its caps are recorded one at a time, whatever process makes them.
+ */
+export async function lockCredential(db: Queryable, credentialId: string): Promise<void> {
+  await db.query(`select pg_advisory_xact_lock(hashtextextended('vendor-credential:' || $1::text, 0))`, [credentialId]);
+}
+
+/** What counts against a credential's caps now. */
+export interface CredentialLoad {
+  /** Its items at the vendor (submitted, not finished). */
+  inFlight: number;
+  /** Its submits in the last `windowS` seconds. */
+  recent: number;
+  /** Milliseconds until the oldest of those leaves the window (0: none). */
+  freesInMs: number;
+}
+
+/** The load of each credential of `ids` (read under their locks: lockCredential). */
+export async function selectCredentialLoads(
+  db: Queryable,
+  ids: string[],
+  windowS: number,
+): Promise<Map<string, CredentialLoad>> {
+  const { rows } = await db.query<{ id: string; in_flight: number; recent: number; frees_in_ms: number }>(
+    `select c.id,
+       (select count(*)::int from generation_items i
+         where i.credential_id = c.id and i.vendor_state is not null and i.status = 'PROCESSING') as in_flight,
+       w.recent,
+       coalesce(ceil(greatest(0, extract(epoch from
+         w.oldest + make_interval(secs => $2::float8) - clock_timestamp()) * 1000)), 0)::int as frees_in_ms
+     from unnest($1::text[]) as c(id)
+     cross join lateral (
+       select count(*)::int as recent, min(a.started_at) as oldest from item_attempts a
+       where a.credential_id = c.id and a.started_at > clock_timestamp() - make_interval(secs => $2::float8)
+     ) w`,
+    [ids, windowS],
+  );
+  return new Map(rows.map((r) => [r.id, { inFlight: r.in_flight, recent: r.recent, freesInMs: r.frees_in_ms }]));
+}
+
+/** The credential an item's vendor job at `provider` was submitted with (undefined: none, or no such item). */
+export async function selectItemCredential(
+  db: Queryable,
+  itemId: string,
+  provider: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ credential_id: string | null }>(
+    `select credential_id from generation_items where id = $1::text and provider = $2::text`,
+    [itemId, provider],
+  );
+  return rows[0]?.credential_id ?? undefined;
 }
 
 /** The attempt of an item still under way (its submit, or the vendor job it started), if any. */

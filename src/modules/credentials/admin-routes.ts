@@ -17,8 +17,12 @@ const Credential = Type.Object(
       description: "The vendor API's base URL; null: the vendor's setting",
     }),
     weight: Type.Integer({ description: 'Its share of the submits among the active credentials of its vendor' }),
-    rpm: Type.Union([Type.Integer(), Type.Null()]),
-    max_in_flight: Type.Union([Type.Integer(), Type.Null()]),
+    rpm: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The most submits with it in any rolling minute (CREDENTIAL_RPM_WINDOW_S); null: no cap',
+    }),
+    max_in_flight: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The most of its jobs at the vendor at once (submitted, not finished); null: no cap',
+    }),
     state: Type.Union([Type.Literal('active'), Type.Literal('cooling'), Type.Literal('disabled')]),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why it is disabled or cooling' }),
     cooling_until: Type.Union([Type.String(), Type.Null()]),

@@ -165,6 +165,8 @@ export class CredentialStore implements CredentialSource {
           secret: this.secrets.open(row.secret),
           baseUrl: row.base_url,
           weight: row.weight,
+          rpm: row.rpm,
+          maxInFlight: row.max_in_flight,
           enabled: row.enabled,
         });
       } catch (err) {

@@ -1,11 +1,12 @@
 import type { Deps } from '../../app-types.ts';
-import { acceptVendorWebhook, refusedWebhook, type WebhookTarget } from '../../engine/index.ts';
+import { acceptVendorWebhook, refusedWebhook, type WebhookTarget, webhookCredentialOf } from '../../engine/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { type WebhookEvent, WebhookRejectedError } from '../../providers/types.ts';
 
 /**
- * Verifies a vendor's webhook by its provider's rules (a forged or unsigned one is refused, 401)
- * and hands it to the engine, which believes it only for the item its URL names (see
+ * Verifies a vendor's webhook by its provider's rules (a forged or unsigned one is refused, 401),
+ * with the credential the job of the item its URL names was submitted with (its key, and what its
+ * vendor derives from it: Suno's callback token, Replicate's signing secret), and hands it to the engine, which believes it only for the item its URL names (see
  * acceptVendorWebhook).
  */
 export async function handleProviderWebhook(
@@ -15,7 +16,9 @@ export async function handleProviderWebhook(
   headers: Record<string, string | string[] | undefined>,
   rawBody: Buffer,
 ): Promise<void> {
-  const provider = deps.providers.get(providerId);
+  if (!deps.providers.get(providerId)?.verifyWebhook) throw notFound('Provider', providerId);
+  const credentialId = await webhookCredentialOf(deps.pool, providerId, target);
+  const provider = deps.providers.get(providerId, credentialId);
   if (!provider?.verifyWebhook) throw notFound('Provider', providerId);
   let event: WebhookEvent;
   try {

@@ -23,5 +23,12 @@ export const REPLICATE_VENDOR = defineVendor({
     }),
   trustedOrigins: (account) => [new URL(account.baseUrl).origin],
   secrets: (account) => [account.token, account.webhookSecret],
-  withKey: ({ replicate }, _hooks, token, baseUrl) => ({ ...replicate, token, baseUrl: baseUrl ?? replicate.baseUrl }),
+  // REPLICATE_WEBHOOK_SECRET is the signing secret of the environment token's account: another
+  // token's webhooks are verified with its own account's secret, read with that token.
+  withKey: ({ replicate }, _hooks, token, baseUrl) => ({
+    ...replicate,
+    token,
+    baseUrl: baseUrl ?? replicate.baseUrl,
+    webhookSecret: token === replicate.token ? replicate.webhookSecret : undefined,
+  }),
 });
