@@ -100,6 +100,7 @@ describe('a stop signalled to the process group of `npm start`', () => {
    * the group once; returns the answer to come, the group and the database's process.
    */
   async function signalWithWorkInFlight(signal: NodeJS.Signals, env: Record<string, string> = {}) {
+    chat.release(); // nothing left held by an earlier case
     const group = npmStart({
       DATA_DIR: dataDir,
       PORT: String(port),
@@ -137,7 +138,11 @@ describe('a stop signalled to the process group of `npm start`', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     test(`${signal} once to the group: the generation in flight completes, exit 0, PostgreSQL stopped`, async () => {
       const { group, answer, postgres } = await signalWithWorkInFlight(signal);
-      // npm passes the signal on: the service sees it twice, and takes it for one stop.
+      // npm passes the signal on milliseconds after the group got it, but the kernel merges the two
+      // when the service has not run in between (a busy machine): the test delivers that second
+      // one itself too, once the first is taken, as npm does. It is the same stop.
+      const service = Number(/"pid":(\d+)/.exec(group.output())?.[1]);
+      process.kill(service, signal);
       await group.waitFor(/the same stop signalled again/);
       chat.release();
 
