@@ -50,7 +50,9 @@ export function lookupModel<T extends { id: string; default?: boolean }>(
   const model = wanted === undefined ? (list.find((m) => m.default) ?? list[0]) : list.find((m) => m.id === wanted);
   if (model) {
     const price = live?.layer.priceOf(live.kind, model.id);
-    return price === undefined ? model : { ...model, price };
+    if (price === undefined) return model;
+    // An entry priced by fields of its own (an upscaler) takes the override's fields in their place.
+    return 'price' in model ? { ...model, price } : { ...model, ...price };
   }
   const known = list.map((m) => m.id).join(', ');
   const elsewhere = id === undefined ? [] : (usages.get(list)?.(id) ?? []);

@@ -151,6 +151,18 @@ export const MEDIA_PRICE_SCHEMAS = {
   text: TextModel.properties.price,
 } as const;
 
+/** An upscaler's price fields (its entry's own: it has no `price` object), which an override replaces. */
+export const UPSCALER_PRICE_SCHEMA = Type.Object({
+  credits_per_second_by_tier: Upscaler.properties.credits_per_second_by_tier,
+  credits_per_output_megapixel: Upscaler.properties.credits_per_output_megapixel,
+});
+
+/** An upscaler's price fields, as an override of them is given. */
+export const upscalerPrice = (m: Upscaler) => ({
+  credits_per_second_by_tier: m.credits_per_second_by_tier,
+  credits_per_output_megapixel: m.credits_per_output_megapixel,
+});
+
 /** File, schema and the count the spec gives for each list. */
 const FILES = {
   video: { file: 'video-models.json', schema: VideoModel, count: 29 },

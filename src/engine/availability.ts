@@ -4,6 +4,7 @@
 
 import { OperationName } from '../catalog/operation-names.ts';
 import { AppError } from '../lib/errors.ts';
+import { scaleCharge } from '../lib/multiplier.ts';
 import type { ExecutableItem, ExecutionContext, GenerationPlan, LiveRules, Operation, VendorWork } from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
@@ -161,7 +162,5 @@ export function applyLiveRules(live: LiveRules, plan: GenerationPlan, teamId: st
   }
   const multiplier = rules.priceMultiplier;
   if (multiplier === 1) return plan;
-  // Rounded to a millionth first, so that 10 × 1.1 is 11 and not 12.
-  const scale = (price: number) => Math.ceil(Math.round(price * multiplier * 1e6) / 1e6);
-  return { ...plan, items: plan.items.map((item) => ({ ...item, price: scale(item.price) })) };
+  return { ...plan, items: plan.items.map((item) => ({ ...item, price: scaleCharge(item.price, multiplier) })) };
 }

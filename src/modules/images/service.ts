@@ -9,7 +9,7 @@ import { OperationName } from '../../catalog/operation-names.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
-import { planInfluencerImages } from '../influencers/image-plan.ts';
+import { influencerPrice, planInfluencerImages } from '../influencers/image-plan.ts';
 import { requireReadyInfluencer } from '../influencers/service.ts';
 import { permits } from '../live-config/store.ts';
 import type { EditInput, FaceInput, GenerateInput } from './inputs.ts';
@@ -23,11 +23,11 @@ export function randomSeed(): number {
 }
 
 export async function planImageGenerate(
-  { catalog, pool }: Deps,
+  { catalog, pool, live }: Deps,
   body: Static<typeof ImageGenerateBody>,
   teamId: string,
 ): Promise<GenerationPlan> {
-  if (body.influencer_id !== undefined) return planInfluencerRequest(pool, body, teamId);
+  if (body.influencer_id !== undefined) return planInfluencerRequest(pool, live, body, teamId);
   const model = lookupModel(catalog.image, body.model ?? catalog.defaults.image.id, 'image');
 
   const references = body.images ?? (body.init_image ? [body.init_image] : []);
@@ -192,6 +192,7 @@ export function planImageEdit({ catalog }: Deps, body: Static<typeof ImageEditBo
 /** images/generate with influencer_id: the influencer (ready, 404 otherwise) replaces the model. */
 export async function planInfluencerRequest(
   pool: Queryable,
+  live: Deps['live'],
   body: Static<typeof ImageGenerateBody>,
   teamId: string,
 ): Promise<GenerationPlan> {
@@ -207,6 +208,7 @@ export async function planInfluencerRequest(
     loraType: body.lora_type,
     batch: body.batch,
     webhook: body.webhook,
+    price: influencerPrice(live),
   });
 }
 

@@ -1,14 +1,23 @@
+import { ENDPOINT_PRICED, INFLUENCER_PRICE, type InfluencerPrice } from '../../catalog/endpoint-prices.ts';
 import { DEFAULT_LORA_TYPE, IMAGE_ASPECT_RATIOS } from '../../catalog/models.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { GenerateInput } from '../images/inputs.ts';
+import type { LiveConfig } from '../live-config/store.ts';
 import type { InfluencerRow } from './sql.ts';
 
-/** Images of an influencer: credits per image (the LoRA flow costs more). */
-export const INFLUENCER_IMAGE_CREDITS = { standard: 8, lora: 12 } as const;
+/** Images of an influencer (the catalog's price): credits per image (the LoRA flow costs more). */
+export const INFLUENCER_IMAGE_CREDITS = {
+  standard: INFLUENCER_PRICE.credits_per_image,
+  lora: INFLUENCER_PRICE.credits_per_lora_image,
+} as const;
 /** The in-house model behind influencer images and videos. */
-export const INFLUENCER_MODEL = 'influencer-v1';
+export const INFLUENCER_MODEL = ENDPOINT_PRICED.influencer.model;
+
+/** The influencer model's price now: images, LoRA images and training (the operator's, else the catalog's). */
+export const influencerPrice = (live: Pick<LiveConfig, 'priceOr'>): InfluencerPrice =>
+  live.priceOr(ENDPOINT_PRICED.influencer.kind, INFLUENCER_MODEL, INFLUENCER_PRICE);
 
 export interface InfluencerImageRequest {
   prompt: string;
@@ -22,6 +31,8 @@ export interface InfluencerImageRequest {
   batch?: number;
   cameraStyle?: string;
   webhook?: string;
+  /** The influencer model's price now (influencerPrice). */
+  price: InfluencerPrice;
 }
 
 /**
@@ -50,7 +61,7 @@ export function planInfluencerImages(influencer: InfluencerRow, r: InfluencerIma
     } satisfies GenerateInput,
     items: Array.from({ length: r.batch ?? 1 }, (_, position) => ({
       type: 'image' as const,
-      price: lora ? INFLUENCER_IMAGE_CREDITS.lora : INFLUENCER_IMAGE_CREDITS.standard,
+      price: lora ? r.price.credits_per_lora_image : r.price.credits_per_image,
       input: { seed: position },
     })),
     estimatedSeconds: 15,

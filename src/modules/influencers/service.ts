@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
+import {
+  creditsFor,
+  ENDPOINT_PRICED,
+  INFLUENCER_PRICE,
+  INFLUENCER_VIDEO_PRICE,
+} from '../../catalog/endpoint-prices.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
 import type { Queryable } from '../../db/pool.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
@@ -10,7 +16,7 @@ import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { selectLatestVoiceOfInfluencer, spokenVoice } from '../voices/sql.ts';
 import { analyseImage, bestFullBody, generateName, type ImageAnalysis } from './analysis.ts';
-import { INFLUENCER_IMAGE_CREDITS, INFLUENCER_MODEL, planInfluencerImages } from './image-plan.ts';
+import { INFLUENCER_IMAGE_CREDITS, INFLUENCER_MODEL, influencerPrice, planInfluencerImages } from './image-plan.ts';
 import type { TrainInput, VideoInput } from './inputs.ts';
 import type { CreateInfluencerBody, InfluencerGenerateBody, InfluencerVideoBody } from './schemas.ts';
 import { type InfluencerRow, selectInfluencer, selectInfluencerNames } from './sql.ts';
@@ -34,9 +40,10 @@ export async function requireReadyInfluencer(db: Queryable, teamId: string, id: 
   return row;
 }
 
-export const INFLUENCER_CREATION_CREDITS = 250;
-/** Influencer videos: credits per second. */
-export const INFLUENCER_VIDEO_CREDITS_PER_SECOND = 30;
+/** An influencer's training (the catalog's price). */
+export const INFLUENCER_CREATION_CREDITS = INFLUENCER_PRICE.credits_per_training;
+/** Influencer videos (the catalog's price): credits per second. */
+export const INFLUENCER_VIDEO_CREDITS_PER_SECOND = INFLUENCER_VIDEO_PRICE.credits_per_second;
 /**
  * Of an influencer video's price, what each of its two frames costs (as an influencer image): the
  * frames are delivered in the answer, so they stay charged whatever becomes of the video part.
@@ -115,7 +122,7 @@ export async function planInfluencerCreate(
       best_full_image: bestFullImage,
       analysis: { images: analyses, best_full_body_index: best.index },
     } satisfies TrainInput,
-    items: [{ type: 'image', price: INFLUENCER_CREATION_CREDITS }],
+    items: [{ type: 'image', price: influencerPrice(deps.live).credits_per_training }],
     estimatedSeconds: 60,
     urls: body.image_urls.map((url, i) => ({ field: `image_urls[${i}]`, url })),
   };
@@ -140,6 +147,7 @@ export async function planInfluencerGenerate(
     loraType: body.lora_type,
     batch: body.batch,
     cameraStyle: camera,
+    price: influencerPrice(deps.live),
   });
 }
 
@@ -151,6 +159,10 @@ export async function planInfluencerVideo(
   const influencer = await requireReadyInfluencer(deps.pool, teamId, body.influencer_id);
   const voice = await selectLatestVoiceOfInfluencer(deps.pool, influencer.id);
   const seconds = influencerVideoSeconds(body.dialog);
+  const { kind, model } = ENDPOINT_PRICED.influencerVideo;
+  const total = creditsFor(deps.live.priceOr(kind, model, INFLUENCER_VIDEO_PRICE).credits_per_second, seconds);
+  // The frames' share, less when an operator's price leaves the video part less than a frame.
+  const frame = Math.min(INFLUENCER_VIDEO_FRAME_CREDITS, Math.floor(total / 3));
   const extras = (['outfit_image', 'location_image', 'product_image'] as const).filter((f) => body[f] !== undefined);
   const shot = {
     opening: `${influencer.name}: ${body.prompt}, opening frame`,
@@ -173,13 +185,9 @@ export async function planInfluencerVideo(
     } satisfies VideoInput,
     // The price is the seconds'; the frames' share of it is theirs (they are delivered at once).
     items: [
-      { type: 'image', price: INFLUENCER_VIDEO_FRAME_CREDITS, input: { part: 'first_frame' } },
-      { type: 'image', price: INFLUENCER_VIDEO_FRAME_CREDITS, input: { part: 'last_frame' } },
-      {
-        type: 'video',
-        price: INFLUENCER_VIDEO_CREDITS_PER_SECOND * seconds - 2 * INFLUENCER_VIDEO_FRAME_CREDITS,
-        input: { part: 'video' },
-      },
+      { type: 'image', price: frame, input: { part: 'first_frame' } },
+      { type: 'image', price: frame, input: { part: 'last_frame' } },
+      { type: 'video', price: total - 2 * frame, input: { part: 'video' } },
     ],
     estimatedSeconds: 90,
     urls: extras.map((f) => ({ field: f, url: body[f] as string })),

@@ -6,7 +6,10 @@ import { actorOf } from './actor.ts';
 import { changeModel, listAliases, listAudit, putAlias, readAlias, readModelSettings, removeAlias } from './service.ts';
 
 const PriceObject = Type.Record(Type.String(), Type.Unknown(), {
-  description: "The catalog's price object for the model's kind (e.g. {credits_per_image} for an image model)",
+  description:
+    "The model's price object, in the catalog's fields for it: {credits_per_image} for an image model, " +
+    '{credits_per_second_by_tier, credits_per_output_megapixel} for an upscaler, {credits_per_generation} ' +
+    'for voice/tts, ... (docs/operating.md lists every one)',
 });
 
 const ModelSettings = Type.Object(
@@ -34,12 +37,14 @@ const ModelChange = Type.Object(
     price: Type.Optional(
       Type.Union([PriceObject, Type.Null()], {
         description:
-          "The price from now on (checked against the catalog's price schema of the kind); null: the catalog's",
+          "The price from now on (checked against the catalog's schema of the model's price object); null: the catalog's",
       }),
     ),
     available: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {
-        description: 'false: refused as unavailable (503 model_unavailable) and listed so; null: as the catalog says',
+        description:
+          'false: refused as unavailable (503 model_unavailable) and listed so; null: as the catalog says. ' +
+          'Not for the models endpoints name themselves (400)',
       }),
     ),
   },
@@ -107,8 +112,10 @@ export default async function liveConfigAdminRoutes(app: App): Promise<void> {
         tags,
         summary: "Change a model's price or availability without a restart (null: back to the catalog's)",
         description:
-          'Applies in every process within a second: to requests accepted after it and to quotes. Requests ' +
-          'accepted before keep the price they were charged. Every change is an audit row.',
+          "kind and model are the model list's (GET /api/v1/models), the models endpoints name themselves " +
+          'included (image/influencer-v1, video/kling-2.6-motion-control, voice/tts, ...). Applies in every ' +
+          'process within a second: to requests accepted after it and to quotes. Requests accepted before keep ' +
+          'the price they were charged. Every change is an audit row.',
         params: ModelParams,
         body: ModelChange,
         response: { 200: ModelSettings, ...errorResponses(400, 401, 404) },

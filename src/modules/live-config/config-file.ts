@@ -12,12 +12,12 @@ import { catalogRoutesOf, checkRoutes, type RouteInput, writeModelRoutes } from 
 import {
   type Catalogs,
   catalogLists,
+  changeableModel,
   checkAgainst,
   checkTeamRules,
   isLiveKind,
   LIVE_KINDS,
   type LiveKind,
-  PRICE_SCHEMAS,
   writeTeamRules,
 } from './service.ts';
 import * as sql from './sql.ts';
@@ -140,24 +140,23 @@ export function checkDocument(catalogs: Catalogs, value: unknown, path = 'docume
     for (const [model, raw] of Object.entries(onlyKeys(models, `${path}.models.${kind}`, Object.keys(models ?? {})))) {
       const at = `${path}.models.${kind}.${model}`;
       const e = onlyKeys(raw, at, ['price', 'available', 'routes']);
-      try {
-        catalogRoutesOf(catalogs, kind, model);
-      } catch {
-        throw invalidField(at, `is not a ${kind} model of the catalog`);
+      const changeable = changeableModel(catalogs, kind, model);
+      if (!changeable) {
+        try {
+          catalogRoutesOf(catalogs, kind, model);
+        } catch {
+          throw invalidField(at, `is not a ${kind} model of the catalog`);
+        }
       }
       const entry: ModelEntry = {};
       if (e.price !== undefined && e.price !== null) {
-        const listed = isLiveKind(kind) ? lists[kind as LiveKind].find((m) => m.id === model) : undefined;
-        const schema = PRICE_SCHEMAS[kind as LiveKind];
-        if (!schema || !listed || listed.provider_family) {
-          throw invalidField(`${at}.price`, 'the price of this model is not a catalog price object');
-        }
-        checkAgainst(schema, e.price, `${at}.price`);
+        if (!changeable) throw invalidField(`${at}.price`, 'this model has no price of its own to change');
+        checkAgainst(changeable.schema, e.price, `${at}.price`);
         entry.price = e.price as Record<string, unknown>;
       }
       if (e.available !== undefined && e.available !== null) {
         if (typeof e.available !== 'boolean') throw invalidField(`${at}.available`, 'must be true or false');
-        if (!isLiveKind(kind)) {
+        if (!changeable?.switchable) {
           throw invalidField(`${at}.available`, 'this model cannot be switched off here');
         }
         entry.available = e.available;

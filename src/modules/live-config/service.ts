@@ -4,8 +4,14 @@
 import type pg from 'pg';
 import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
+import { ENDPOINT_PRICES, FAMILY_PRICE, FAMILY_PRICE_SCHEMA } from '../../catalog/endpoint-prices.ts';
 import type { MediaCatalog } from '../../catalog/media-models.ts';
-import { MEDIA_PRICE_SCHEMAS } from '../../catalog/media-models.ts';
+import {
+  MEDIA_PRICE_SCHEMAS,
+  UPSCALER_PRICE_SCHEMA,
+  type Upscaler,
+  upscalerPrice,
+} from '../../catalog/media-models.ts';
 import { IMAGE_PRICE_SCHEMA, type ModelCatalog } from '../../catalog/models.ts';
 import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { withTransaction } from '../../db/pool.ts';
@@ -65,11 +71,46 @@ export interface ModelSettings {
   override: { price: Record<string, unknown> | null; available: boolean | null };
 }
 
-function catalogModel(catalogs: Catalogs, kind: string, model: string) {
-  if (!isLiveKind(kind)) throw notFound('Model kind', kind);
-  const entry = catalogLists(catalogs.catalog, catalogs.media)[kind].find((m) => m.id === model);
-  if (!entry) throw notFound(`${kind} model`, model);
-  return { kind, entry };
+/** What the operator may change of a model: its price (the schema an override must meet), its availability. */
+export interface Changeable {
+  /** The catalog's price object (what a `null` override goes back to). */
+  catalogPrice: Record<string, unknown>;
+  schema: TSchema;
+  /** Whether `available` applies (a model of the catalog's lists; not the models endpoints name themselves). */
+  switchable: boolean;
+}
+
+/**
+ * The model `kind:model` of the model list whose price (and availability) the operator changes, or
+ * undefined: a model of the catalog's lists (upscalers priced by their own fields, the provider
+ * family of video models by quality), or a model an endpoint names itself (the influencer model,
+ * motion control, the LoRA video model, influencer videos, speech, voice clones and designs).
+ */
+export function changeableModel(catalogs: Catalogs, kind: string, model: string): Changeable | undefined {
+  if (isLiveKind(kind)) {
+    const entry = catalogLists(catalogs.catalog, catalogs.media)[kind].find((m) => m.id === model);
+    if (entry) {
+      if (kind === 'upscale') {
+        return { catalogPrice: upscalerPrice(entry as Upscaler), schema: UPSCALER_PRICE_SCHEMA, switchable: true };
+      }
+      if (entry.provider_family) return { catalogPrice: FAMILY_PRICE, schema: FAMILY_PRICE_SCHEMA, switchable: true };
+      const schema = PRICE_SCHEMAS[kind];
+      if (schema && entry.price) {
+        return { catalogPrice: entry.price as Record<string, unknown>, schema, switchable: true };
+      }
+    }
+  }
+  const endpoint = ENDPOINT_PRICES[`${kind}:${model}`];
+  return endpoint && { catalogPrice: endpoint.price, schema: endpoint.schema, switchable: false };
+}
+
+function catalogModel(catalogs: Catalogs, kind: string, model: string): Changeable {
+  if (!isLiveKind(kind) && !Object.keys(ENDPOINT_PRICES).some((key) => key.startsWith(`${kind}:`))) {
+    throw notFound('Model kind', kind);
+  }
+  const found = changeableModel(catalogs, kind, model);
+  if (!found) throw notFound(`${kind} model`, model);
+  return found;
 }
 
 /** A 400 naming the first field of `value` that `schema` refuses, under `prefix`. */
@@ -100,8 +141,8 @@ function settingsOf(kind: string, model: string, catalogPrice: unknown, row: sql
 }
 
 export async function readModelSettings(pool: pg.Pool, catalogs: Catalogs, kind: string, model: string) {
-  const { entry } = catalogModel(catalogs, kind, model);
-  return settingsOf(kind, model, entry.price, await sql.selectOverride(pool, kind, model));
+  const found = catalogModel(catalogs, kind, model);
+  return settingsOf(kind, model, found.catalogPrice, await sql.selectOverride(pool, kind, model));
 }
 
 /** Changes a model's price or availability (`null`: back to the catalog's); absent fields stay. */
@@ -114,15 +155,12 @@ export async function changeModel(
   body: { price?: unknown; available?: boolean | null },
 ): Promise<ModelSettings> {
   const found = catalogModel(catalogs, kind, model);
-  if (body.price !== undefined && body.price !== null) {
-    const schema = PRICE_SCHEMAS[found.kind];
-    if (!schema || found.entry.provider_family) {
-      throw invalidField(
-        'price',
-        `the price of this ${kind} model is not a catalog price object and cannot change here`,
-      );
-    }
-    checkAgainst(schema, body.price, 'price');
+  if (body.price !== undefined && body.price !== null) checkAgainst(found.schema, body.price, 'price');
+  if (body.available !== undefined && body.available !== null && !found.switchable) {
+    throw invalidField(
+      'available',
+      `the ${kind} model ${model} is named by its endpoint and cannot be switched off here`,
+    );
   }
   return withTransaction(pool, async (client) => {
     const before = await sql.selectOverride(client, kind, model, true);
@@ -141,7 +179,7 @@ export async function changeModel(
       before: { price: before?.price ?? null, available: before?.available ?? null },
       after: { price: after.price, available: after.available },
     });
-    return settingsOf(kind, model, found.entry.price, after);
+    return settingsOf(kind, model, found.catalogPrice, after);
   });
 }
 

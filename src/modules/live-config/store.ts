@@ -89,6 +89,11 @@ export class LiveConfig implements LiveModelLayer, LiveRules {
     return this.state.models.get(`${kind}:${id}`)?.price ?? undefined;
   }
 
+  /** The price object to charge for `kind:id` now: the operator's, else `base` (the catalog's). */
+  priceOr<T>(kind: string, id: string, base: T): T {
+    return (this.priceOf(kind, id) as T | undefined) ?? base;
+  }
+
   override(kind: string, id: string): LiveModelOverride | undefined {
     return this.state.models.get(`${kind}:${id}`);
   }

@@ -1,10 +1,13 @@
 // The one model list: every model of every catalog with its kind, the endpoint that takes it, what
 // it accepts and its price. Prices are read from the catalog entries and the constants the
 // endpoints charge with, never written here, so the list cannot disagree with a charge.
+
+import { ENDPOINT_PRICED } from '../../catalog/endpoint-prices.ts';
 import { defaultOf, type MediaCatalog } from '../../catalog/media-models.ts';
 import type { ModelCatalog, ModelRoute } from '../../catalog/models.ts';
 import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
+import { scaleCharge, scaleRate } from '../../lib/multiplier.ts';
 import { INFLUENCER_IMAGE_CREDITS } from '../influencers/image-plan.ts';
 import { INFLUENCER_VIDEO_CREDITS_PER_SECOND } from '../influencers/service.ts';
 import { type LiveConfig, permits } from '../live-config/store.ts';
@@ -263,26 +266,56 @@ export function usageHint(entry: ModelListEntry): string {
   return `${what} that ${entry.endpoint} uses on its own`;
 }
 
-/** The list's `credits` of a catalog price object the operator set (see ModelPrice). */
+const numbers = (value: unknown): Record<string, number> =>
+  Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, Number(v)]));
+
+/** The list's `credits` of a price object the operator set (see ModelPrice and each kind's price object). */
 function listedCredits(price: Record<string, unknown>): ModelPrice['credits'] {
   if ('input_per_1k' in price) return { input: Number(price.input_per_1k), output: Number(price.output_per_1k) };
+  // The influencer model: its images by lora_url (its training is not a model of the list).
+  if ('credits_per_lora_image' in price) {
+    return { standard: Number(price.credits_per_image), lora: Number(price.credits_per_lora_image) };
+  }
+  // An upscaler: the list shows its tiers (the megapixel rate is the deprecated endpoint's).
+  if ('credits_per_second_by_tier' in price) return numbers(price.credits_per_second_by_tier);
   const values = Object.values(price);
-  if (values.length === 1 && typeof values[0] === 'number') return values[0];
-  return Object.fromEntries(Object.entries(price).map(([k, v]) => [k, Number(v)]));
+  // One rate ({credits_per_second}), or one object of rates by a setting ({credits_per_second_by_quality}).
+  if (values.length === 1) return typeof values[0] === 'number' ? values[0] : numbers(values[0]);
+  return numbers(price);
+}
+
+// Units of which each is one item charged on its own: a team's rate is its charge, rounded up.
+const WHOLE_UNITS: ReadonlySet<ModelPrice['unit']> = new Set(['image', 'track', '3d_model', 'generation', 'voice']);
+
+/** A price as a team with `multiplier` is charged it (see ModelPrice's `multiplier`). */
+function withMultiplier(price: ModelPrice, multiplier: number): ModelPrice {
+  if (multiplier === 1) return price;
+  const scale = (credits: number) =>
+    WHOLE_UNITS.has(price.unit) ? scaleCharge(credits, multiplier) : scaleRate(credits, multiplier);
+  const credits =
+    typeof price.credits === 'number'
+      ? scale(price.credits)
+      : Object.fromEntries(Object.entries(price.credits).map(([k, v]) => [k, scale(v)]));
+  return { ...price, credits, multiplier };
 }
 
 /**
  * The list as a team sees it now: the operator's prices and switched-off models applied, the
- * aliases beside the models they stand for, and the models the team's rules close to it left out.
+ * team's price multiplier applied to every price, the aliases beside the models they stand for,
+ * and the models the team's rules close to it left out.
  */
 export function liveModelList(all: readonly ModelListEntry[], live: LiveConfig, teamId: string): ModelListEntry[] {
   const rules = live.teamRules(teamId);
+  // Speaking in a voice costs what the speech model does.
+  const speech = live.priceOf(ENDPOINT_PRICED.speech.kind, ENDPOINT_PRICED.speech.model);
   const out: ModelListEntry[] = [];
   for (const base of all) {
     if (!permits(rules, base.kind, base.id)) continue;
     let entry = base;
     const override = live.override(base.kind, base.id);
-    if (override?.price) entry = { ...entry, price: { ...entry.price, credits: listedCredits(override.price) } };
+    const price = override?.price ?? (base.kind === 'voice' && base.field === 'voice_id' ? speech : undefined);
+    if (price) entry = { ...entry, price: { ...entry.price, credits: listedCredits(price) } };
+    entry = { ...entry, price: withMultiplier(entry.price, rules.priceMultiplier) };
     if (override?.available === false) entry = { ...entry, available: false };
     out.push(entry);
     for (const alias of live.aliasesOf(base.kind, base.id)) {

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import type { App } from '../../app-types.ts';
+import { FAMILY_PRICE as CATALOG_FAMILY_PRICE, type FamilyPrice } from '../../catalog/endpoint-prices.ts';
 import { linkModelUsage } from '../../catalog/lookup.ts';
 import { simulatorMayServe } from '../../config.ts';
+import { scaleCharge, scaleRate } from '../../lib/multiplier.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { permits } from '../live-config/store.ts';
 import { speechRoutes } from '../speech/speak.ts';
-import { FAMILY_PRICE } from '../videos/service.ts';
 import { buildModelList, liveModelList, usageHint } from './list.ts';
 import { MODEL_KINDS, ModelListQuery, ModelListResponse } from './schemas.ts';
 
@@ -42,6 +43,21 @@ const VideoModelEntry = Type.Object(
   },
   { $id: 'VideoModelEntry', title: 'VideoModelEntry' },
 );
+
+/** The provider family's price as the contract's video list shows it: by the resolution of each quality. */
+const familyListed = (price: FamilyPrice) => ({
+  credits_per_second: {
+    '720p': price.credits_per_second_by_quality.basic,
+    '1080p': price.credits_per_second_by_quality.high,
+  },
+});
+
+/** Every number of a price object, scaled. */
+function scaleAll(value: unknown, scale: (n: number) => number): unknown {
+  if (typeof value === 'number') return scale(value);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scaleAll(v, scale)]));
+}
 
 export default async function modelRoutes(app: App): Promise<void> {
   const { catalog, media } = app.deps;
@@ -81,9 +97,7 @@ export default async function modelRoutes(app: App): Promise<void> {
       ...common('video', m),
       capabilities: { ...m.capabilities, provider_family: m.provider_family },
       settings: m.settings,
-      price: m.provider_family
-        ? { credits_per_second: { '720p': FAMILY_PRICE.basic, '1080p': FAMILY_PRICE.high } }
-        : m.price,
+      price: m.provider_family ? familyListed(CATALOG_FAMILY_PRICE) : m.price,
       ...(m.provider_family ? { providers: media.video_providers } : {}),
     })),
     ...media.lipsync.map((m) => ({ ...common('lipsync', m), capabilities: {}, settings: m.settings, price: m.price })),
@@ -110,14 +124,23 @@ export default async function modelRoutes(app: App): Promise<void> {
     })),
   ];
 
-  // The two lists of the contract as a team sees them now: the operator's prices, its model rules.
+  // The two lists of the contract as a team sees them now: the operator's prices, its model rules
+  // and its price multiplier (a price per image rounded up as charged, rates to the millionth).
   const liveEntries = <T extends { id: string; category: string; price: unknown }>(list: T[], teamId: string): T[] => {
     const rules = app.deps.live.teamRules(teamId);
+    const multiplier = rules.priceMultiplier;
     return list
       .filter((entry) => permits(rules, entry.category, entry.id))
       .map((entry) => {
-        const price = app.deps.live.priceOf(entry.category, entry.id);
-        return price ? { ...entry, price } : entry;
+        const set = app.deps.live.priceOf(entry.category, entry.id);
+        const price =
+          set && 'credits_per_second_by_quality' in set ? familyListed(set as FamilyPrice) : (set ?? entry.price);
+        if (multiplier === 1) return set ? { ...entry, price } : entry;
+        const perImage = ['image', 'edit', 'face'].includes(entry.category);
+        return {
+          ...entry,
+          price: scaleAll(price, (n) => (perImage ? scaleCharge(n, multiplier) : scaleRate(n, multiplier))),
+        };
       });
   };
 

@@ -57,6 +57,15 @@ export const ModelPrice = Type.Object(
         description: 'Request fields that multiply the price when given, with their factor',
       }),
     ),
+    multiplier: Type.Optional(
+      Type.Number({
+        description:
+          "The team's price multiplier, present when it is not 1 and already applied to credits: a price per " +
+          'image, track, 3D model, speech or voice is what each costs the team (rounded up to a whole credit); ' +
+          'a rate per second or per 1,000 tokens is shown to the millionth, and a request is charged its list ' +
+          'total (rounded up) times the multiplier, rounded up to a whole credit',
+      }),
+    ),
   },
   {
     $id: 'ModelPrice',

@@ -4,6 +4,7 @@
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../app-types.ts';
+import { ENDPOINT_PRICED, SPEECH_PRICE } from '../../catalog/endpoint-prices.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
 import { TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
@@ -13,8 +14,8 @@ import { WorkspaceIdField } from '../workspaces/schemas.ts';
 import type { TtsInput } from './inputs.ts';
 import { SPEECH_MODEL } from './speak.ts';
 
-/** Text to speech costs a flat price per generation. */
-export const TTS_CREDITS = 25;
+/** Text to speech costs a flat price per generation (the catalog's). */
+export const TTS_CREDITS = SPEECH_PRICE.credits_per_generation;
 
 export const TextToSpeechBody = Type.Object({
   voice_id: Type.String({
@@ -59,6 +60,10 @@ export const V2Voice = Type.Object(
   { $id: 'V2Voice', title: 'V2Voice' },
 );
 
+/** Text to speech's price now (the operator's, else the catalog's). */
+export const speechPrice = (live: Deps['live']) =>
+  live.priceOr(ENDPOINT_PRICED.speech.kind, ENDPOINT_PRICED.speech.model, SPEECH_PRICE);
+
 export async function planTextToSpeech(
   deps: Deps,
   body: Static<typeof TextToSpeechBody>,
@@ -79,7 +84,7 @@ export async function planTextToSpeech(
       emotion: body.emotion ?? 'neutral',
       format: body.output_format ?? 'mp3',
     } satisfies TtsInput,
-    items: [{ type: 'audio', price: TTS_CREDITS }],
+    items: [{ type: 'audio', price: speechPrice(deps.live).credits_per_generation }],
     estimatedSeconds: 2,
   };
 }

@@ -3,6 +3,13 @@
 
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
+import {
+  creditsFor,
+  ENDPOINT_PRICED,
+  FAMILY_PRICE as FAMILY_CATALOG_PRICE,
+  LORA_VIDEO_PRICE,
+  MOTION_PRICE,
+} from '../../catalog/endpoint-prices.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
 import type { Upscaler } from '../../catalog/media-models.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
@@ -37,14 +44,14 @@ import {
 } from './schemas.ts';
 import { outputTier, UPSCALE_TIERS } from './upscale.ts';
 
-/** Provider-family prices, by quality (its resolution): credits per second. */
-export const FAMILY_PRICE = { basic: 40, high: 90 } as const;
-/** Motion transfer: credits per second of the reference video. */
-export const MOTION_CONTROL_CREDITS_PER_SECOND = 14;
-/** The LoRA video model: credits per second of output, by resolution. */
-export const LORA_VIDEO_CREDITS_PER_SECOND = { '480p': 6, '580p': 8, '720p': 12 } as const;
+/** Provider-family prices (the catalog's), by quality (its resolution): credits per second. */
+export const FAMILY_PRICE = FAMILY_CATALOG_PRICE.credits_per_second_by_quality;
+/** Motion transfer (the catalog's price): credits per second of the reference video. */
+export const MOTION_CONTROL_CREDITS_PER_SECOND = MOTION_PRICE.credits_per_second;
+/** The LoRA video model (the catalog's price): credits per second of output, by resolution. */
+export const LORA_VIDEO_CREDITS_PER_SECOND = LORA_VIDEO_PRICE.credits_per_second_by_resolution;
 
-export const credits = (perSecond: number, seconds: number) => Math.max(1, Math.ceil(perSecond * seconds));
+export const credits = creditsFor;
 
 /** An upscaler's credits per second at the tier of an output height (its top tier beyond). */
 export function tierCreditsPerSecond(model: Upscaler, outputHeight: number): number {
@@ -83,7 +90,7 @@ export function checkReferences(field: string, text: string, elements: number, i
   }
 }
 
-export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGenerateBody>): GenerationPlan {
+export function planVideoGenerate({ media, live }: Deps, body: Static<typeof VideoGenerateBody>): GenerationPlan {
   const model = lookupModel(media.video, body.model, 'video');
   const s = body.settings ?? {};
   const aspect = s.aspect_ratio ?? '16:9';
@@ -105,7 +112,7 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
     throw invalidField('first_frame_image', `model ${model.id} needs a first frame (image-to-video only)`);
   }
   let resolution: string = model.settings.resolution;
-  let price = credits(model.price.credits_per_second, duration);
+  let price = model.provider_family ? 0 : credits(model.price.credits_per_second, duration);
   let family: VideoGenerateInput['family'] = null;
   if (model.provider_family) {
     const provider = s.provider ?? media.video_providers[0]?.id;
@@ -119,7 +126,8 @@ export function planVideoGenerate({ media }: Deps, body: Static<typeof VideoGene
       throw invalidField('settings.remove_watermark', `provider ${provider} cannot remove the watermark`);
     }
     resolution = quality === 'high' ? '1080p' : '720p';
-    price = credits(FAMILY_PRICE[quality], duration);
+    const rates = live.priceOr('video', model.id, FAMILY_CATALOG_PRICE).credits_per_second_by_quality;
+    price = credits(rates[quality], duration);
     family = { provider: known.id, quality, remove_watermark: removeWatermark };
   }
   return {
@@ -178,6 +186,10 @@ export async function planLipsync(
   };
 }
 
+/** Motion control's price now (the operator's, else the catalog's). */
+const motionPrice = (deps: Pick<Deps, 'live'>) =>
+  deps.live.priceOr(ENDPOINT_PRICED.motion.kind, ENDPOINT_PRICED.motion.model, MOTION_PRICE);
+
 export async function planMotionControl(
   deps: PlanDeps,
   body: Static<typeof MotionControlBody>,
@@ -208,7 +220,7 @@ export async function planMotionControl(
       orientation,
       element: body.element ?? null,
     } satisfies MotionInput,
-    items: [{ type: 'video', price: credits(MOTION_CONTROL_CREDITS_PER_SECOND, reference.durationSeconds) }],
+    items: [{ type: 'video', price: credits(motionPrice(deps).credits_per_second, reference.durationSeconds) }],
     estimatedSeconds: 120,
     urls: [
       { field: 'video_url', url: body.video_url },
@@ -587,6 +599,8 @@ export async function planLoraVideo(
   const frames = s.num_frames ?? 81;
   const fps = s.frames_per_second ?? 16;
   const seconds = frames / fps;
+  const { kind, model } = ENDPOINT_PRICED.loraVideo;
+  const loraPrice = deps.live.priceOr(kind, model, LORA_VIDEO_PRICE);
   return {
     operation: OperationName.videoLora,
     model: LORA_VIDEO_MODEL,
@@ -605,7 +619,7 @@ export async function planLoraVideo(
       seed: s.seed ?? 0,
       influencer_id: body.influencer_id ?? null,
     } satisfies LoraInput,
-    items: [{ type: 'video', price: credits(LORA_VIDEO_CREDITS_PER_SECOND[resolution], seconds) }],
+    items: [{ type: 'video', price: credits(loraPrice.credits_per_second_by_resolution[resolution], seconds) }],
     estimatedSeconds: seconds * 6,
     urls: [
       ...(body.image_url ? [{ field: 'image_url', url: body.image_url }] : []),

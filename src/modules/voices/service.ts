@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../app-types.ts';
+import { ENDPOINT_PRICED, VOICE_CLONE_PRICE, VOICE_DESIGN_PRICE } from '../../catalog/endpoint-prices.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
 import { PRESET_VOICES, type SpokenVoice, type VoiceProfile } from '../../catalog/voices.ts';
 import type { PlanDeps } from '../../engine/inputs.ts';
@@ -30,7 +31,10 @@ export async function resolveVoiceProfile(
 }
 
 /** Credits of a voice: cloning analyses a sample, designing builds one from a description. */
-export const VOICE_CREDITS = { clone: 100, design: 50 } as const;
+export const VOICE_CREDITS = {
+  clone: VOICE_CLONE_PRICE.credits_per_voice,
+  design: VOICE_DESIGN_PRICE.credits_per_voice,
+} as const;
 export const MAX_SAMPLE_SECONDS = 300;
 
 export interface VoiceRequest {
@@ -43,6 +47,12 @@ export interface VoiceRequest {
 }
 
 /** One plan for v1 (method in the body) and the v2 clone and design endpoints. */
+/** A voice's price now, by method (the operator's, else the catalog's). */
+export function voicePrice(live: Deps['live'], method: 'clone' | 'design') {
+  const { kind, model } = method === 'clone' ? ENDPOINT_PRICED.voiceClone : ENDPOINT_PRICED.voiceDesign;
+  return live.priceOr(kind, model, method === 'clone' ? VOICE_CLONE_PRICE : VOICE_DESIGN_PRICE);
+}
+
 export async function planVoice(deps: PlanDeps, body: VoiceRequest, teamId: string): Promise<GenerationPlan> {
   if (body.method === 'clone' && !body.audio_url) throw invalidField('audio_url', "is required when method is 'clone'");
   if (body.method === 'design' && !body.prompt) throw invalidField('prompt', "is required when method is 'design'");
@@ -67,7 +77,7 @@ export async function planVoice(deps: PlanDeps, body: VoiceRequest, teamId: stri
       : `${influencer?.name ?? 'Cloned'} voice`);
   return {
     operation: OperationName.voiceCreate,
-    model: body.method === 'clone' ? 'voice-clone-v1' : 'voice-design-v1',
+    model: (body.method === 'clone' ? ENDPOINT_PRICED.voiceClone : ENDPOINT_PRICED.voiceDesign).model,
     input: {
       voice_id: voiceId,
       custom_voice_id: `sim_${createHash('sha256').update(voiceId).digest('hex').slice(0, 20)}`,
@@ -78,7 +88,7 @@ export async function planVoice(deps: PlanDeps, body: VoiceRequest, teamId: stri
       audio_url: body.audio_url ?? null,
       influencer_id: influencer?.id ?? null,
     } satisfies VoiceInput,
-    items: [{ type: 'audio', price: VOICE_CREDITS[body.method] }],
+    items: [{ type: 'audio', price: voicePrice(deps.live, body.method).credits_per_voice }],
     estimatedSeconds: 5,
     urls: body.audio_url ? [{ field: 'audio_url', url: body.audio_url }] : [],
   };
