@@ -243,6 +243,64 @@ describe('live routes across two processes', () => {
     }
   });
 
+  test('a request keeps the routes it was accepted with: a change or a DELETE while it waits applies to later ones', async () => {
+    const KREA = 'fal-ai/flux-krea-lora';
+    // flux-1-dev's first catalog route: its job is held at fal and fills the team's cap of one.
+    const HELD = 'fal-ai/flux-lora';
+    const accept = async (prompt: string, model = MODEL) => {
+      const created = await call<{ generation_id: string }>(b, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt, model },
+      });
+      assert.equal(created.status, 200, created.text);
+      return created.body.generation_id;
+    };
+    const firstOnB = () => b.app.deps.live.routesOf('image', MODEL)?.[0]?.endpoint;
+    assert.equal((await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 1 })).status, 200);
+    fal.hold(true, 'IN_PROGRESS', HELD);
+    try {
+      const one = await admin('PUT', routesPath(), {
+        routes: [{ provider: 'fal', endpoint: SECOND, mapping: 'flux' }],
+      });
+      assert.equal(one.status, 200, one.text);
+      await within(1000, () => firstOnB() === SECOND);
+      const blocker = await accept('snapshot blocker', 'flux-1-dev');
+      await within(5000, () => fal.held() === 1);
+
+      // Accepted while the team's one running item is at fal: it cannot start yet.
+      const first = await accept('snapshot first');
+      // The routes deleted: the catalog's again for what is accepted now.
+      assert.equal((await admin('DELETE', routesPath())).status, 200);
+      await within(1000, () => firstOnB() === undefined);
+      const second = await accept('snapshot second');
+      // Another list: for what is accepted from now on.
+      const other = await admin('PUT', routesPath(), {
+        routes: [{ provider: 'fal', endpoint: KREA, mapping: 'flux-lora' }],
+      });
+      assert.equal(other.status, 200, other.text);
+      await within(1000, () => firstOnB() === KREA);
+      const third = await accept('snapshot third');
+      for (const prompt of ['snapshot first', 'snapshot second', 'snapshot third']) {
+        assert.deepEqual(sentFor(prompt), [], `${prompt} waited for room`);
+      }
+
+      fal.hold(false);
+      await fal.release();
+      for (const id of [blocker, first, second, third]) {
+        assert.equal((await waitForGeneration(b, team.key, id, 30_000)).status, 'completed');
+      }
+      assert.deepEqual(sentFor('snapshot first'), [SECOND], 'the list in force when it was accepted, deleted since');
+      assert.deepEqual(sentFor('snapshot second'), [FIRST], "the catalog's, though a list was set before it ran");
+      assert.deepEqual(sentFor('snapshot third'), [KREA], 'the list set before it was accepted');
+    } finally {
+      fal.hold(false);
+      await fal.release();
+      await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: null });
+      await admin('DELETE', routesPath());
+      await within(1000, () => firstOnB() === undefined);
+    }
+  });
+
   test('a model gets a route it had none of', async () => {
     // flux-1-pro's only catalog route has no mapping: no vendor serves it here.
     const before = await admin<ModelRoutes>('GET', routesPath('flux-1-pro'));
