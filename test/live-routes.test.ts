@@ -1,7 +1,8 @@
 // A model's vendor routes set live: the list set through the admin API of one process serves the
 // items run by another on the same database within a second; tiers and weights pick among them, a
 // disabled route is never used, a model may get a route it had none of, and a refused list names
-// the entry at fault and changes nothing.
+// the entry at fault and changes nothing. A request keeps the routes it was accepted with; live
+// video routes keep to a request's provider and serve a first frame on their image endpoint.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { promisify } from 'node:util';
 import { pickRoute } from '../src/engine/vendor.ts';
 import { startServiceProcess } from './chaos/service.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type StatusRecord, waitForGeneration } from './media-helpers.ts';
 
@@ -26,6 +28,8 @@ interface RouteView {
   provider: string;
   endpoint: string;
   mapping: string | null;
+  image_endpoint?: string;
+  image_mapping?: string;
   tier: number;
   weight: number;
   enabled: boolean;
@@ -243,6 +247,66 @@ describe('live routes across two processes', () => {
     }
   });
 
+  test('a request keeps the routes it was accepted with: a change or a DELETE while it waits applies to later ones', async () => {
+    // Endpoints no other test sent to a failure (a route cooling down would make its items wait).
+    const DEV = 'fal-ai/flux/dev';
+    const KREA = 'fal-ai/flux-krea-lora';
+    // flux-1-dev's first catalog route: its job is held at fal and fills the team's cap of one.
+    const HELD = 'fal-ai/flux-lora';
+    const accept = async (prompt: string, model = MODEL) => {
+      const created = await call<{ generation_id: string }>(b, 'POST', '/api/v1/images/generate', {
+        token: team.key,
+        body: { prompt, model },
+      });
+      assert.equal(created.status, 200, created.text);
+      return created.body.generation_id;
+    };
+    const firstOnB = () => b.app.deps.live.routesOf('image', MODEL)?.[0]?.endpoint;
+    assert.equal((await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: 1 })).status, 200);
+    fal.hold(true, 'IN_PROGRESS', HELD);
+    try {
+      const one = await admin('PUT', routesPath(), {
+        routes: [{ provider: 'fal', endpoint: DEV, mapping: 'flux' }],
+      });
+      assert.equal(one.status, 200, one.text);
+      await within(1000, () => firstOnB() === DEV);
+      const blocker = await accept('snapshot blocker', 'flux-1-dev');
+      await within(5000, () => fal.held() === 1);
+
+      // Accepted while the team's one running item is at fal: it cannot start yet.
+      const first = await accept('snapshot first');
+      // The routes deleted: the catalog's again for what is accepted now.
+      assert.equal((await admin('DELETE', routesPath())).status, 200);
+      await within(1000, () => firstOnB() === undefined);
+      const second = await accept('snapshot second');
+      // Another list: for what is accepted from now on.
+      const other = await admin('PUT', routesPath(), {
+        routes: [{ provider: 'fal', endpoint: KREA, mapping: 'flux-lora' }],
+      });
+      assert.equal(other.status, 200, other.text);
+      await within(1000, () => firstOnB() === KREA);
+      const third = await accept('snapshot third');
+      for (const prompt of ['snapshot first', 'snapshot second', 'snapshot third']) {
+        assert.deepEqual(sentFor(prompt), [], `${prompt} waited for room`);
+      }
+
+      fal.hold(false);
+      await fal.release();
+      for (const id of [blocker, first, second, third]) {
+        assert.equal((await waitForGeneration(b, team.key, id, 30_000)).status, 'completed');
+      }
+      assert.deepEqual(sentFor('snapshot first'), [DEV], 'the list in force when it was accepted, deleted since');
+      assert.deepEqual(sentFor('snapshot second'), [FIRST], "the catalog's, though a list was set before it ran");
+      assert.deepEqual(sentFor('snapshot third'), [KREA], 'the list set before it was accepted');
+    } finally {
+      fal.hold(false);
+      await fal.release();
+      await admin('PATCH', `/admin/v1/teams/${team.id}`, { max_concurrent_items: null });
+      await admin('DELETE', routesPath());
+      await within(1000, () => firstOnB() === undefined);
+    }
+  });
+
   test('a model gets a route it had none of', async () => {
     // flux-1-pro's only catalog route has no mapping: no vendor serves it here.
     const before = await admin<ModelRoutes>('GET', routesPath('flux-1-pro'));
@@ -290,6 +354,133 @@ describe('live routes across two processes', () => {
   });
 });
 
+describe('live video routes', () => {
+  let fal: FakeFal;
+  let replicate: FakeReplicate;
+  let server: TestServer;
+  let team: TeamFixture;
+
+  before(async () => {
+    fal = await startFakeFal();
+    replicate = await startFakeReplicate();
+    server = await startTestServer({
+      env: { ...fal.env, REPLICATE_API_TOKEN: replicate.token, REPLICATE_BASE_URL: replicate.url },
+    });
+    team = await createTeam(server, 1_000_000);
+  });
+  after(async () => {
+    await server?.close();
+    await fal?.close();
+    await replicate?.close();
+  });
+
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    call<T>(server, method, path, { token: server.adminToken, ...(body === undefined ? {} : { body }) });
+  const setRoutes = async (model: string, routes: unknown[]) => {
+    const set = await admin<ModelRoutes>('PUT', routesPath(model, 'video'), { routes });
+    assert.equal(set.status, 200, set.text);
+    // This process follows the change by its NOTIFY.
+    const started = performance.now();
+    const endpoints = (list: ReadonlyArray<{ endpoint: string }> | undefined) => list?.map((r) => r.endpoint).join();
+    while (endpoints(server.app.deps.live.routesOf('video', model)) !== endpoints(set.body.routes)) {
+      assert.ok(performance.now() - started < 3000, 'the change did not apply');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return set.body;
+  };
+  const video = async (body: Record<string, unknown>): Promise<StatusRecord> => {
+    const created = await call<{ generation_id: string }>(server, 'POST', '/api/v1/videos/generate', {
+      token: team.key,
+      body,
+    });
+    assert.equal(created.status, 200, created.text);
+    return waitForGeneration(server, team.key, created.body.generation_id, 30_000);
+  };
+  const falGot = (prompt: string) => fal.submissions.filter((s) => s.input.prompt === prompt);
+  const replicateGot = (prompt: string) =>
+    replicate.submissions.filter((s) => (s.body.input as { prompt?: unknown } | undefined)?.prompt === prompt);
+
+  test("settings.provider keeps to that vendor's routes of the live list", async () => {
+    await setRoutes('sora-2', [
+      { provider: 'fal', endpoint: 'fal-ai/sora-2/text-to-video', mapping: 'veo', tier: 0 },
+      { provider: 'replicate', endpoint: 'openai/sora-2', mapping: 'sora-2', tier: 1 },
+    ]);
+    await video({
+      prompt: 'sora on replicate',
+      model: 'sora-2',
+      settings: { provider: 'replicate', remove_watermark: false },
+    });
+    assert.equal(replicateGot('sora on replicate').length, 1, 'the replicate route, of the second tier');
+    assert.equal(falGot('sora on replicate').length, 0, "fal's first-tier route is not the provider asked for");
+
+    const onFal = await video({ prompt: 'sora on fal', model: 'sora-2', settings: { provider: 'fal' } });
+    assert.equal(onFal.status, 'completed', JSON.stringify(onFal.items));
+    assert.deepEqual(
+      falGot('sora on fal').map((s) => s.endpoint),
+      ['fal-ai/sora-2/text-to-video'],
+    );
+    assert.equal(replicateGot('sora on fal').length, 0);
+    assert.equal((await admin('DELETE', routesPath('sora-2', 'video'))).status, 200);
+  });
+
+  test("a live route's image endpoint serves a request with a first frame; it comes with its mapping", async () => {
+    const MODEL_ID = 'kling-2.1-master';
+    const T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
+    const I2V = 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video';
+    const shown = await setRoutes(MODEL_ID, [
+      { provider: 'fal', endpoint: T2V, mapping: 'kling', image_endpoint: I2V, image_mapping: 'kling-i2v' },
+    ]);
+    assert.deepEqual(
+      shown.routes.map((r) => [r.endpoint, r.image_endpoint, r.image_mapping]),
+      [[T2V, I2V, 'kling-i2v']],
+    );
+    assert.equal(shown.catalog_routes[0]?.image_endpoint, 'fal-ai/kling-video/v2.1/master/image-to-video');
+
+    // A first frame the simulator draws (flux-1-pro has no fal mapping), kept in our storage.
+    const image = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a first frame', model: 'flux-1-pro' },
+    });
+    const imageUrl = (await waitForGeneration(server, team.key, image.body.generation_id)).items[0]?.url ?? '';
+    const fromText = await video({ prompt: 'kling from words', model: MODEL_ID });
+    assert.equal(fromText.status, 'completed');
+    assert.deepEqual(
+      falGot('kling from words').map((s) => s.endpoint),
+      [T2V],
+    );
+    const fromImage = await video({ prompt: 'kling from a frame', model: MODEL_ID, first_frame_image: imageUrl });
+    assert.equal(fromImage.status, 'completed');
+    const sent = falGot('kling from a frame');
+    assert.deepEqual(
+      sent.map((s) => s.endpoint),
+      [I2V],
+    );
+    assert.equal(sent[0]?.input.image_url, imageUrl);
+
+    const good = { provider: 'fal', endpoint: T2V, mapping: 'kling' };
+    const cases: Array<[unknown, string]> = [
+      [{ ...good, image_endpoint: I2V }, 'routes[0].image_mapping'],
+      [{ ...good, image_mapping: 'kling-i2v' }, 'routes[0].image_endpoint'],
+      [{ ...good, image_endpoint: I2V, image_mapping: 'no-such-mapping' }, 'routes[0].image_mapping'],
+    ];
+    for (const [route, field] of cases) {
+      const reply = await admin<{ error: { details?: Array<{ field: string }> } }>(
+        'PUT',
+        routesPath(MODEL_ID, 'video'),
+        { routes: [route] },
+      );
+      assert.equal(reply.status, 400, reply.text);
+      assert.ok(
+        reply.body.error.details?.some((d) => d.field === field),
+        `${field} named in ${reply.text}`,
+      );
+    }
+    const kept = await admin<ModelRoutes>('GET', routesPath(MODEL_ID, 'video'));
+    assert.equal(kept.body.routes[0]?.image_endpoint, I2V, 'a refused list changes nothing');
+    assert.equal((await admin('DELETE', routesPath(MODEL_ID, 'video'))).status, 200);
+  });
+});
+
 describe('the configuration as a file', () => {
   let server: TestServer;
   let team: TeamFixture;
@@ -327,7 +518,15 @@ describe('the configuration as a file', () => {
         'flux-1-dev': { price: { credits_per_image: 7 }, available: true },
         sdxl: {
           routes: [
-            { provider: 'fal', endpoint: 'fal-ai/fast-sdxl', mapping: 'sd', tier: 0, weight: 3 },
+            {
+              provider: 'fal',
+              endpoint: 'fal-ai/fast-sdxl',
+              mapping: 'sd',
+              image_endpoint: 'fal-ai/fast-sdxl/image-to-image',
+              image_mapping: 'sd',
+              tier: 0,
+              weight: 3,
+            },
             { provider: 'replicate', endpoint: 'stability-ai/sdxl', mapping: 'sdxl', tier: 0, weight: 1 },
           ],
         },
@@ -361,10 +560,10 @@ describe('the configuration as a file', () => {
     const sdxl = await admin<ModelRoutes>('GET', routesPath('sdxl'));
     assert.equal(sdxl.body.source, 'override');
     assert.deepEqual(
-      sdxl.body.routes.map((r) => [r.provider, r.weight, r.enabled]),
+      sdxl.body.routes.map((r) => [r.provider, r.weight, r.enabled, r.image_endpoint ?? null]),
       [
-        ['fal', 3, true],
-        ['replicate', 1, true],
+        ['fal', 3, true, 'fal-ai/fast-sdxl/image-to-image'],
+        ['replicate', 1, true, null],
       ],
     );
 

@@ -2,10 +2,19 @@
 // or the simulator where the operator lets it stand in (PROVIDERS=simulator, SIMULATOR_MODELS, the
 // local start). What has none is refused before any charge, so no simulated result is sold as real.
 
+import type { ModelRoute } from '../catalog/models.ts';
 import { OperationName } from '../catalog/operation-names.ts';
 import { AppError } from '../lib/errors.ts';
 import { scaleCharge } from '../lib/multiplier.ts';
-import type { ExecutableItem, ExecutionContext, GenerationPlan, LiveRules, Operation, VendorWork } from './types.ts';
+import type {
+  AcceptedRoutes,
+  ExecutableItem,
+  ExecutionContext,
+  GenerationPlan,
+  LiveRules,
+  Operation,
+  VendorWork,
+} from './types.ts';
 
 /** A model as the model list names it (its kind and id): what SIMULATOR_MODELS entries name. */
 export interface ListedModel {
@@ -67,8 +76,30 @@ export function itemRoute(
 }
 
 /**
- * An item's vendor work (the operation's `vendor` step) on the routes that serve its model now: the
- * operator's live list in place of the catalog's when there is one, the disabled routes left out.
+ * The operator's list for an item's model, or undefined for the catalog's: the one in force when
+ * the item was accepted (kept on it), else (an item being accepted) the one in force now.
+ */
+function operatorRoutes(
+  live: LiveRules,
+  operationName: string,
+  item: ExecutableItem,
+): readonly ModelRoute[] | undefined {
+  const accepted = item.acceptedRoutes;
+  if (accepted !== undefined && accepted !== null) return accepted === 'catalog' ? undefined : accepted;
+  const { kind, model } = listedModelOf(operationName, item);
+  return model === null ? undefined : live.routesOf(kind, model);
+}
+
+/** The routes an item accepted now keeps for its runs: the operator's list for its model, or the catalog's. */
+export function acceptedRoutesOf(live: LiveRules, operationName: string, item: ExecutableItem): AcceptedRoutes {
+  return operatorRoutes(live, operationName, { ...item, acceptedRoutes: undefined }) ?? 'catalog';
+}
+
+/**
+ * An item's vendor work (the operation's `vendor` step) on the routes that serve its model: the
+ * operator's live list in place of the catalog's when there was one as the item was accepted (kept
+ * on it, so a change applies to requests accepted after it), the disabled routes left out, and only
+ * the vendor the request asked for where it asked for one.
  */
 export function vendorWork(
   ctx: ExecutionContext,
@@ -78,9 +109,10 @@ export function vendorWork(
 ): VendorWork | undefined {
   const work = operation.vendor?.(ctx, item);
   if (!work) return undefined;
-  const { kind, model } = listedModelOf(operationName, item);
-  const live = model === null ? undefined : ctx.services.live.routesOf(kind, model);
-  const routes = (live ?? work.routes).filter((route) => route.enabled !== false);
+  const live = operatorRoutes(ctx.services.live, operationName, item);
+  const routes = (live ?? work.routes).filter(
+    (route) => route.enabled !== false && (work.provider === undefined || route.provider === work.provider),
+  );
   return live === undefined && routes.length === work.routes.length ? work : { ...work, routes };
 }
 
@@ -119,7 +151,7 @@ export function refuseUnservedModels(
 }
 
 /** The items of a plan as they would run (before any is written). */
-function plannedItems(plan: GenerationPlan, teamId: string): ExecutableItem[] {
+export function plannedItems(plan: GenerationPlan, teamId: string): ExecutableItem[] {
   return plan.items.map((planned, position) => ({
     id: `planned-${position}`,
     generationId: 'planned',

@@ -4,6 +4,7 @@ import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import { newId } from '../lib/ids.ts';
 import type { Storage } from '../storage/types.ts';
+import { acceptedRoutesOf, plannedItems } from './availability.ts';
 import * as sql from './sql/generations.ts';
 import { wakeWaitingItems } from './sql/items.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
@@ -104,8 +105,8 @@ export async function wasAccepted(pool: pg.Pool, id: string, teamId: string): Pr
 
 /**
  * Accepts a generation in one transaction: charges the full price (402 and nothing written when
- * the balance is short), writes the generation and its items, queues one job per item, and runs
- * the caller's `finish`. Either all of it happens or none.
+ * the balance is short), writes the generation and its items (each with the routes its model has
+ * now), queues one job per item, and runs the caller's `finish`. Either all of it happens or none.
  */
 export async function createGeneration(
   pool: pg.Pool,
@@ -115,6 +116,8 @@ export async function createGeneration(
 ): Promise<CreatedGeneration> {
   const { plan } = input;
   const id = input.id ?? newId('gen');
+  // Each item keeps the routes its model has now: a later change of them applies to later requests.
+  const planned = plannedItems(plan, input.teamId);
   const items = plan.items.map((item, position) => ({
     id: newId('item'),
     position,
@@ -123,6 +126,7 @@ export async function createGeneration(
     input: item.input ?? {},
     price: item.price,
     storageToken: randomBytes(16).toString('hex'),
+    acceptedRoutes: acceptedRoutesOf(services.live, plan.operation, planned[position] as (typeof planned)[number]),
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);
 

@@ -34,6 +34,7 @@ export function executable(item: sql.ClaimedItem): ExecutableItem {
     request: item.generation_input,
     input: item.input,
     attempt: item.attempts,
+    acceptedRoutes: item.accepted_routes,
   };
 }
 

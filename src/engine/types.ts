@@ -219,7 +219,16 @@ export interface RunOptions {
  */
 export interface ExecutableItem<TInput = WorkItem['request']> extends Omit<WorkItem, 'request'> {
   request: TInput;
+  /**
+   * The routes of its model when it was accepted: the operator's list, or `catalog` for the
+   * catalog's. Absent for one not accepted yet (or accepted before they were recorded): the routes
+   * in force now.
+   */
+  acceptedRoutes?: AcceptedRoutes | null;
 }
+
+/** The routes an item was accepted with: the operator's list for its model, or `catalog` (none was set). */
+export type AcceptedRoutes = readonly ModelRoute[] | 'catalog';
 
 /** An item that has just completed, as its operation's completion hook sees it. */
 export interface CompletedItem<TInput = WorkItem['request']> {
@@ -231,8 +240,16 @@ export interface CompletedItem<TInput = WorkItem['request']> {
 
 /** What an item asks of a vendor: the routes that may serve it and the request in our own terms. */
 export interface VendorWork {
-  /** In order of preference (the catalog model's routes). */
+  /**
+   * In order of preference (the catalog model's routes); the operator's list for the model takes
+   * their place (`vendorWork`).
+   */
   routes: readonly ModelRoute[];
+  /**
+   * Only the routes of this vendor serve the item (a provider family's `settings.provider`), of
+   * whichever list is in force.
+   */
+  provider?: string;
   request: VendorRequest;
   /** The media type the result must be. */
   expects: 'image' | 'video' | 'audio' | 'model' | 'text';

@@ -1,6 +1,7 @@
 /** Accepting a generation: its row, its items' rows and their jobs, in the caller's transaction. */
 
 import type { Queryable } from '../../db/pool.ts';
+import type { AcceptedRoutes } from '../types.ts';
 
 export interface GenerationInsert {
   id: string;
@@ -32,6 +33,8 @@ export interface ItemInsert {
   input: unknown;
   price: number;
   storageToken: string;
+  /** The routes its model had when it was accepted (see migration 0032). */
+  acceptedRoutes: AcceptedRoutes;
 }
 
 export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
@@ -71,10 +74,12 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
 /** All items of a generation in one statement. */
 export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
   await db.query(
-    `insert into generation_items (id, generation_id, position, type, model, input, price, storage_token)
-     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token
+    `insert into generation_items
+       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes)
+     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes
      from jsonb_to_recordset($2::jsonb)
-       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text)`,
+       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
+            accepted_routes jsonb)`,
     [
       generationId,
       JSON.stringify(
@@ -86,6 +91,7 @@ export async function insertItems(db: Queryable, generationId: string, items: It
           input: i.input,
           price: i.price,
           storage_token: i.storageToken,
+          accepted_routes: i.acceptedRoutes,
         })),
       ),
     ],

@@ -1,6 +1,7 @@
 /** Items at work: claims under a lease, the team's cap of running items, failures that retry. */
 
 import type { Queryable } from '../../db/pool.ts';
+import type { AcceptedRoutes } from '../types.ts';
 import type { ItemStatus } from './history.ts';
 
 export interface ClaimedItem {
@@ -25,6 +26,8 @@ export interface ClaimedItem {
   vendor_accepted_at: Date | null;
   /** The credential its vendor job was submitted with (see migration 0030). */
   credential_id: string | null;
+  /** The routes its model had when it was accepted; null: accepted before they were kept (0032). */
+  accepted_routes: AcceptedRoutes | null;
   /** Routes ('provider endpoint') the item moved away from (failover). */
   skipped_routes: string[];
   /** Provider failures on the route it is on now. */
@@ -51,7 +54,7 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
        where id = $1::text and status in ('QUEUED', 'PROCESSING')
        returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
                  provider, vendor_endpoint, vendor_state, vendor_handle, vendor_accepted_at, skipped_routes,
-                 route_failures, storing_result_at, credential_id
+                 route_failures, storing_result_at, credential_id, accepted_routes
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -192,8 +195,8 @@ export async function selectUnfinishedItem(db: Queryable, itemId: string): Promi
   const { rows } = await db.query<ClaimedItem>(
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
             i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
-            i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, g.team_id, g.workspace_id, g.operation,
-            g.input as generation_input
+            i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, i.accepted_routes, g.team_id,
+            g.workspace_id, g.operation, g.input as generation_input
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],

@@ -112,9 +112,23 @@ function checkRouteList(value: unknown, path: string): sql.LiveRoute[] {
   if (!Array.isArray(value)) throw invalidField(path, 'must be a list of routes');
   const routes = value.map((route, i) => {
     const at = `${path}[${i}]`;
-    const r = onlyKeys(route, at, ['provider', 'endpoint', 'mapping', 'tier', 'weight', 'enabled']);
+    const r = onlyKeys(route, at, [
+      'provider',
+      'endpoint',
+      'mapping',
+      'image_endpoint',
+      'image_mapping',
+      'tier',
+      'weight',
+      'enabled',
+    ]);
     for (const key of ['provider', 'endpoint', 'mapping']) {
       if (typeof r[key] !== 'string' || r[key] === '') throw invalidField(`${at}.${key}`, 'must be a non-empty string');
+    }
+    for (const key of ['image_endpoint', 'image_mapping']) {
+      if (r[key] !== undefined && (typeof r[key] !== 'string' || r[key] === '')) {
+        throw invalidField(`${at}.${key}`, 'must be a non-empty string');
+      }
     }
     for (const key of ['tier', 'weight']) {
       if (r[key] !== undefined && typeof r[key] !== 'number') throw invalidField(`${at}.${key}`, 'must be a number');

@@ -15,10 +15,24 @@ const RouteFields = {
   endpoint: Type.String({ minLength: 1, maxLength: 300, description: "The vendor's endpoint id" }),
 };
 
+const ImageFields = {
+  image_endpoint: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: 'The endpoint used instead when the request brings images to start from (a first frame)',
+    }),
+  ),
+  image_mapping: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: "image_endpoint's mapping, one of the vendor's" }),
+  ),
+};
+
 const RouteIn = Type.Object(
   {
     ...RouteFields,
     mapping: Type.String({ minLength: 1, maxLength: 100, description: "One of the vendor's mappings" }),
+    ...ImageFields,
     tier: Type.Optional(
       Type.Integer({ minimum: 0, description: 'The lowest tier is tried first; absent: its place in the list' }),
     ),
@@ -33,6 +47,7 @@ const RouteIn = Type.Object(
 const RouteOut = Type.Object({
   ...RouteFields,
   mapping: Type.Union([Type.String(), Type.Null()]),
+  ...ImageFields,
   tier: Type.Integer(),
   weight: Type.Number(),
   enabled: Type.Boolean(),
@@ -123,7 +138,11 @@ export default async function liveRoutesAdminRoutes(app: App): Promise<void> {
         description:
           'The lowest tier is tried first, at random by weight among its usable routes; a failover goes to ' +
           "another route of the tier, then to the next tier. Each provider must be a known vendor and each mapping one of that vendor's; a refused entry is a 400 naming it " +
-          '(routes[1].mapping) and nothing changes. Applies in every process within a second, to items that run after it (a job already sent to a vendor is followed there). Every change is an audit row.',
+          '(routes[1].mapping) and nothing changes. image_endpoint and image_mapping (together) serve requests that ' +
+          'bring images to start from, and a request naming its provider (settings.provider) keeps to that ' +
+          "vendor's routes, as with the catalog's routes. Applies in every process within a second, to " +
+          'requests accepted after it: one accepted before keeps the routes it was accepted with, however long it ' +
+          'waits or retries. Every change is an audit row.',
         params: ModelParams,
         body: RoutesChange,
         response: { 200: ModelRoutes, ...errorResponses(400, 401, 404) },

@@ -15,6 +15,9 @@ export interface RouteEntry {
   provider: string;
   endpoint: string;
   mapping: string | null;
+  /** Present when the route has an endpoint for requests that bring images to start from. */
+  image_endpoint?: string;
+  image_mapping?: string;
   tier: number;
   weight: number;
   enabled: boolean;
@@ -35,6 +38,8 @@ export interface RouteInput {
   provider: string;
   endpoint: string;
   mapping: string;
+  image_endpoint?: string;
+  image_mapping?: string;
   tier?: number;
   weight?: number;
   enabled?: boolean;
@@ -52,11 +57,18 @@ export function catalogRoutesOf(catalogs: Catalogs, kind: string, model: string)
   throw notFound(`${kind} model`, model);
 }
 
+/** A route's image endpoint and its mapping, when it has both (the registry uses them only together). */
+const imageRoute = (route: { image_endpoint?: string; image_mapping?: string }) =>
+  route.image_endpoint && route.image_mapping
+    ? { image_endpoint: route.image_endpoint, image_mapping: route.image_mapping }
+    : {};
+
 /** A catalog route in the admin API's terms: its tier is its place in the list. */
 const fromCatalog = (route: ModelRoute, position: number): RouteEntry => ({
   provider: route.provider,
   endpoint: route.endpoint,
   mapping: route.mapping ?? null,
+  ...imageRoute(route),
   tier: route.tier ?? position,
   weight: route.weight ?? 1,
   enabled: route.enabled ?? true,
@@ -69,18 +81,24 @@ function viewOf(catalogs: Catalogs, kind: string, model: string, live: sql.LiveR
 
 /**
  * Checks a route list against the vendors the service knows (`field` names it in errors) and
- * gives it with its defaults: tier its place in the list, weight 1, enabled.
+ * gives it with its defaults: tier its place in the list, weight 1, enabled. An image endpoint
+ * comes with its mapping, one of the vendor's, as the catalog's routes have them.
  */
 export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.LiveRoute[] {
   return routes.map((route, i) => {
     const at = `${field}[${i}]`;
     const vendor = VENDORS.find((v) => v.id === route.provider);
     if (!vendor) throw invalidField(`${at}.provider`, `is not a known vendor (${VENDORS.map((v) => v.id).join(', ')})`);
-    if (!Object.hasOwn(vendor.mappings, route.mapping)) {
-      throw invalidField(
-        `${at}.mapping`,
-        `is not a mapping of ${vendor.id} (${Object.keys(vendor.mappings).join(', ')})`,
-      );
+    const mappings = `${vendor.id} (${Object.keys(vendor.mappings).join(', ')})`;
+    if (!Object.hasOwn(vendor.mappings, route.mapping))
+      throw invalidField(`${at}.mapping`, `is not a mapping of ${mappings}`);
+    if ((route.image_endpoint === undefined) !== (route.image_mapping === undefined)) {
+      const missing = route.image_endpoint === undefined ? 'image_endpoint' : 'image_mapping';
+      const given = missing === 'image_endpoint' ? 'image_mapping' : 'image_endpoint';
+      throw invalidField(`${at}.${missing}`, `is needed with ${given}`);
+    }
+    if (route.image_mapping !== undefined && !Object.hasOwn(vendor.mappings, route.image_mapping)) {
+      throw invalidField(`${at}.image_mapping`, `is not a mapping of ${mappings}`);
     }
     if (route.tier !== undefined && (!Number.isInteger(route.tier) || route.tier < 0)) {
       throw invalidField(`${at}.tier`, 'must be an integer of 0 or more');
@@ -90,6 +108,7 @@ export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.L
       provider: route.provider,
       endpoint: route.endpoint,
       mapping: route.mapping,
+      ...imageRoute(route),
       tier: route.tier ?? i,
       weight: route.weight ?? 1,
       enabled: route.enabled ?? true,

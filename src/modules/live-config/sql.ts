@@ -172,6 +172,9 @@ export interface LiveRoute {
   provider: string;
   endpoint: string;
   mapping: string;
+  /** The endpoint, and its mapping, used instead when the request brings images to start from. */
+  image_endpoint?: string;
+  image_mapping?: string;
   tier: number;
   weight: number;
   enabled: boolean;

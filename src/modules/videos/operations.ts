@@ -28,13 +28,14 @@ function routesOf(list: ReadonlyArray<{ id: string; routes: VendorWork['routes']
 
 /**
  * videos/generate for a vendor: text-to-video, or image-to-video from the first frame. The provider
- * family's `settings.provider` keeps the routes of that provider only (none configured: simulated).
+ * family's `settings.provider` keeps the routes of that provider only, the catalog's or the
+ * operator's (none configured: simulated).
  */
 const generateForVendor = (ctx: ExecutionContext, item: ExecutableItem<VideoGenerateInput>): VendorWork => {
   const req = item.request;
-  const routes = routesOf(ctx.media.video, item.model);
   return {
-    routes: req.family ? routes.filter((r) => r.provider === req.family?.provider) : routes,
+    routes: routesOf(ctx.media.video, item.model),
+    ...(req.family ? { provider: req.family.provider } : {}),
     request: {
       kind: 'video',
       prompt: req.prompt,
