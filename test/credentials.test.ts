@@ -394,6 +394,7 @@ describe("a vendor credential's caps, counted in the database", () => {
       adminToken: server.adminToken,
       env: {
         FAL_JWKS_URL: capped.jwksUrl,
+        METRICS_TOKEN: metricsToken,
         VENDOR_POLL_MAX_MS: '1000',
         CREDENTIAL_RPM_WINDOW_S: String(WINDOW_S),
         CREDENTIAL_CAP_RETRY_MS: '200',
@@ -423,12 +424,18 @@ describe("a vendor credential's caps, counted in the database", () => {
     assert.equal(reply.status, 200, reply.text);
     return reply.body.generation_id;
   };
+  /** The cap's hits counted by both processes (either may have run the item). */
   const capHits = async (cap: string, outcome: string): Promise<number> => {
-    const metrics = await call(server, 'GET', '/metrics', { token: metricsToken });
     const line = new RegExp(
       `genmedia_credential_cap_hits_total\\{provider="fal",cap="${cap}",outcome="${outcome}"\\} (\\d+)`,
-    ).exec(metrics.text);
-    return Number(line?.[1] ?? 0);
+    );
+    const counts = await Promise.all(
+      [server, peer].map(async (s) => {
+        const metrics = await call(s, 'GET', '/metrics', { token: metricsToken });
+        return Number(line.exec(metrics.text)?.[1] ?? 0);
+      }),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   };
 
   test('max_in_flight 1: three requests run by two processes, never more than one job at the vendor at once, all complete', async () => {
@@ -517,12 +524,10 @@ describe("a vendor credential's caps, counted in the database", () => {
     capped.hold(true);
     const deferred = await capHits('rpm', 'deferred');
     const ids = await Promise.all([request(), request(), request()]);
-    // Two submits at once; the third is put off while they are in the window.
-    await until('two jobs and the third put off', async () => {
-      return capped.held() === 2 && (await capHits('rpm', 'deferred')) > deferred;
-    });
-    assert.equal(capped.submissions.length, sentBefore + 2);
+    // The third is put off while the first two are in the window, and goes once the oldest leaves it.
+    // (Judged by what happened, not by catching the moment between: a busy machine can make that short.)
     await until('the third submit, once the window allows', () => capped.submissions.length === sentBefore + 3);
+    assert.ok((await capHits('rpm', 'deferred')) > deferred, 'the third submit was never put off');
     capped.hold(false);
     await capped.release();
     for (const id of ids) assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
