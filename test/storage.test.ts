@@ -456,7 +456,9 @@ describe('S3Storage against s3rver, path-style, its public URLs at the bucket (S
   test('a suffix range reads the last bytes, though s3rver answers bytes=-N with bytes 0-N', async () => {
     const bytes = randomBytes(100);
     await storage.put('v/tail.mp4', bytes, 'video/mp4');
+    const before = s3.requests.length;
     const tail = await storage.get('v/tail.mp4', { suffix: 30 });
+    assert.equal(s3.requests.length - before, 2, 'asked again by its bounds');
     assert.ok(tail);
     assert.deepEqual(tail.range, { start: 70, end: 99 });
     assert.equal(tail.size, 100);
