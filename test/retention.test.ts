@@ -1,13 +1,12 @@
 // Retention with the clock moved forward: a sweep judged at a later time deletes the result files of
 // generations past their expires_at (their URLs then answer 410, the records stay), keeps an
 // influencer's training results, and deletes old webhook deliveries and idempotency keys. The same
-// sweep deletes the objects of an S3 bucket (a fake one), whether the URLs are the service's own
-// /media/ route or the bucket's public URL.
+// sweep deleting the objects of an S3 bucket (s3rver), whether the URLs are the service's own
+// /media/ route or the bucket's public URL, is in s3-service.test.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sweepRetention } from '../src/engine/retention.ts';
 import { deleteExpiredIdempotencyKeys } from '../src/modules/idempotency/service.ts';
-import { type FakeS3, startFakeS3 } from './fakes/s3.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { type StatusRecord, waitForGeneration, waitForInfluencer } from './media-helpers.ts';
 
@@ -224,112 +223,5 @@ describe('retention set to 0', () => {
     });
     assert.equal(report.generations, 0);
     assert.equal(await statusOf(done.result_urls[0] ?? ''), 200);
-  });
-});
-
-/** The environment that stores results in `bucket` on the fake S3. */
-function s3Env(fake: FakeS3, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    MEDIA_RETENTION_DAYS: '7',
-    STORAGE_DRIVER: 's3',
-    S3_BUCKET: 'results',
-    S3_REGION: 'us-east-1',
-    S3_ENDPOINT: fake.url,
-    S3_FORCE_PATH_STYLE: 'true',
-    S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
-    S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
-    ...extra,
-  };
-}
-
-async function generateImages(server: TestServer, team: TeamFixture, prompt: string): Promise<StatusRecord> {
-  const r = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
-    token: team.key,
-    body: { prompt, batch: 2 },
-  });
-  assert.equal(r.status, 200, r.text);
-  const done = await waitForGeneration(server, team.key, r.body.generation_id);
-  assert.equal(done.status, 'completed');
-  assert.equal(done.result_urls.length, 2);
-  return done;
-}
-
-describe('retention with S3 storage, URLs served by the service', () => {
-  let fake: FakeS3;
-  let server: TestServer;
-  let team: TeamFixture;
-
-  before(async () => {
-    fake = await startFakeS3('results');
-    server = await startTestServer({ env: s3Env(fake) });
-    team = await createTeam(server, 10_000);
-  });
-  after(async () => {
-    await server?.close();
-    await fake?.close();
-  });
-
-  test('a week on, the objects are gone from the bucket and their URLs answer 410', async () => {
-    const done = await generateImages(server, team, 'kept in a bucket for a week');
-    const keys = done.result_urls.map((url) => {
-      assert.ok(url.startsWith(`${server.url}/media/`), url);
-      return url.slice(`${server.url}/media/`.length);
-    });
-    for (const key of keys) assert.ok(fake.objects.has(key), `${key} is in the bucket`);
-    for (const url of done.result_urls) assert.equal(await statusOf(url), 200);
-
-    const report = await sweepRetention(server.app.deps.pool, server.app.deps.storage, {
-      now: new Date(Date.parse(done.expires_at ?? '') + 1000),
-      recordsRetentionDays: 30,
-    });
-    assert.ok(report.generations >= 1 && report.files >= 2, JSON.stringify(report));
-    for (const key of keys) assert.equal(fake.objects.has(key), false, `${key} was deleted from the bucket`);
-    for (const url of done.result_urls) {
-      const gone = await fetch(url);
-      assert.equal(gone.status, 410);
-      assert.match(gone.headers.get('content-type') ?? '', /^application\/json/);
-      const body = (await gone.json()) as { error: { code: string; message: string } };
-      assert.equal(body.error.code, 'gone');
-      assert.equal(typeof body.error.message, 'string');
-    }
-    assert.deepEqual(fake.problems, []);
-  });
-});
-
-describe('retention with S3 storage, URLs of a public bucket (S3_PUBLIC_URL)', () => {
-  let fake: FakeS3;
-  let server: TestServer;
-  let team: TeamFixture;
-  let publicUrl: string;
-
-  before(async () => {
-    fake = await startFakeS3('results', { publicRead: true });
-    // The bucket's own path-style URL, with the prefix the objects are stored under.
-    publicUrl = `${fake.url}/results/genmedia`;
-    server = await startTestServer({ env: s3Env(fake, { S3_PREFIX: 'genmedia', S3_PUBLIC_URL: publicUrl }) });
-    team = await createTeam(server, 10_000);
-  });
-  after(async () => {
-    await server?.close();
-    await fake?.close();
-  });
-
-  test('a week on, the objects are gone: the bucket answers 404 for their URLs', async () => {
-    const done = await generateImages(server, team, 'kept in a public bucket for a week');
-    const objectKeys = done.result_urls.map((url) => {
-      assert.ok(url.startsWith(`${publicUrl}/`), url);
-      return `genmedia/${url.slice(publicUrl.length + 1)}`;
-    });
-    for (const key of objectKeys) assert.ok(fake.objects.has(key), `${key} is in the bucket`);
-    for (const url of done.result_urls) assert.equal(await statusOf(url), 200, `${url} is public`);
-
-    const report = await sweepRetention(server.app.deps.pool, server.app.deps.storage, {
-      now: new Date(Date.parse(done.expires_at ?? '') + 1000),
-      recordsRetentionDays: 30,
-    });
-    assert.ok(report.generations >= 1 && report.files >= 2, JSON.stringify(report));
-    for (const key of objectKeys) assert.equal(fake.objects.has(key), false, `${key} was deleted from the bucket`);
-    for (const url of done.result_urls) assert.equal(await statusOf(url), 404, `${url} is gone from the bucket`);
-    assert.deepEqual(fake.problems, []);
   });
 });

@@ -1,5 +1,6 @@
-// Result-file storage: the local driver, the S3 driver against a fake S3 server, and the media
-// route over real HTTP. Needs no database: `node --test test/storage.test.ts`.
+// Result-file storage: the local driver, the S3 driver against s3rver (a real S3 implementation
+// from npm; the hand-written fake only for an aborted multipart upload), and the media route over
+// real HTTP. Needs no database: `node --test test/storage.test.ts`.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -21,6 +22,7 @@ import { etagForKey, mediaRoutes } from '../src/storage/media-routes.ts';
 import { parseRangeHeader, RangeNotSatisfiableError, resolveRange } from '../src/storage/range.ts';
 import { S3Storage } from '../src/storage/s3.ts';
 import { type FakeS3, startFakeS3 } from './fakes/s3.ts';
+import { type S3rverServer, startS3rver } from './s3rver.ts';
 
 async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -322,32 +324,35 @@ describe('LocalStorage', () => {
   });
 });
 
-describe('S3Storage against a fake S3', () => {
-  let fake: FakeS3;
+describe('S3Storage against s3rver, path-style, its public URLs at the bucket (S3_PUBLIC_URL)', () => {
+  let s3: S3rverServer;
   let storage: S3Storage;
+  let publicBase: string;
   before(async () => {
-    fake = await startFakeS3('results');
+    s3 = await startS3rver('results');
+    // The bucket's own path-style URL with the prefix: what S3_PUBLIC_URL names for a public bucket.
+    publicBase = `${s3.url}/results/genmedia/results`;
     storage = new S3Storage({
       bucket: 'results',
       region: 'us-east-1',
-      endpoint: fake.url,
+      endpoint: s3.url,
       forcePathStyle: true,
-      accessKeyId: 'AKIDEXAMPLE',
-      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
       prefix: '/genmedia/results/',
-      publicUrlPrefix: 'https://cdn.example.com/genmedia/results/',
+      publicUrlPrefix: `${publicBase}/`,
     });
   });
   after(async () => {
     storage.destroy();
-    await fake.close();
+    await s3.close();
   });
 
   test('round trip with content type, cache control and prefix', async () => {
     const bytes = randomBytes(3000);
     await storage.put('gen_1/abc.webp', bytes, 'image/webp');
-    const stored = fake.objects.get('genmedia/results/gen_1/abc.webp');
-    assert.ok(stored, `stored under the prefix; have ${[...fake.objects.keys()].join(', ')}`);
+    const stored = await s3.object('genmedia/results/gen_1/abc.webp');
+    assert.ok(stored, `stored under the prefix; have ${(await s3.keys()).join(', ')}`);
     assert.deepEqual(stored.body, bytes);
     assert.equal(stored.contentType, 'image/webp');
     assert.equal(stored.cacheControl, 'public, max-age=31536000, immutable');
@@ -359,84 +364,109 @@ describe('S3Storage against a fake S3', () => {
     assert.equal(object.range, undefined);
     assert.deepEqual(await readAll(object.body), bytes);
 
-    const put = fake.requests.find((r) => r.method === 'PUT');
+    const put = s3.requests.find((r) => r.method === 'PUT');
     assert.equal(put?.path, '/results/genmedia/results/gen_1/abc.webp', 'path-style request');
-    assert.deepEqual(fake.problems, []);
   });
 
-  test('a stream is stored in 8 MiB parts (one PutObject when small), and a failing stream leaves nothing', async () => {
+  test('a stream is stored in 8 MiB parts (one PutObject when small)', async () => {
     const big = randomBytes(20 * 1024 * 1024 + 123);
     const stored = await storage.putStream('gen_2/big.mp4', Readable.from(chunksOf(big, 65536)), 'video/mp4');
     assert.equal(stored.size, big.length);
-    const object = fake.objects.get('genmedia/results/gen_2/big.mp4');
+    const object = await s3.object('genmedia/results/gen_2/big.mp4');
     assert.ok(object);
     assert.ok(object.body.equals(big), 'the parts joined are the bytes');
     assert.equal(object.contentType, 'video/mp4');
-    const parts = fake.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('gen_2/big.mp4'));
-    assert.equal(parts.length, 3, '8 + 8 + 4 MiB');
+    assert.equal(object.cacheControl, 'public, max-age=31536000, immutable');
+    const to = (path: string) => s3.requests.filter((r) => r.path === `/results/genmedia/results/${path}`);
+    const bigRequests = to('gen_2/big.mp4');
+    assert.equal(bigRequests.filter((r) => r.method === 'POST' && /[?&]uploads\b/.test(r.query)).length, 1);
+    assert.equal(
+      bigRequests.filter((r) => r.method === 'PUT' && /partNumber=/.test(r.query)).length,
+      3,
+      '8 + 8 + 4 MiB',
+    );
+    const read = await storage.get('gen_2/big.mp4');
+    assert.ok(read);
+    assert.equal(read.size, big.length);
+    assert.ok((await readAll(read.body)).equals(big), 'read back whole');
 
     const small = randomBytes(1000);
     assert.equal((await storage.putStream('gen_2/small.png', Readable.from([small]), 'image/png')).size, 1000);
-    assert.ok(fake.objects.get('genmedia/results/gen_2/small.png')?.body.equals(small));
-
-    async function* broken() {
-      yield randomBytes(9 * 1024 * 1024);
-      throw new Error('the vendor cut the download');
-    }
-    await assert.rejects(storage.putStream('gen_2/cut.mp4', Readable.from(broken()), 'video/mp4'), /cut the download/);
-    assert.equal(fake.objects.get('genmedia/results/gen_2/cut.mp4'), undefined);
-    assert.equal(fake.aborted.length, 1, 'the multipart upload was aborted');
-    assert.deepEqual(fake.problems, []);
+    assert.ok((await s3.object('genmedia/results/gen_2/small.png'))?.body.equals(small));
+    assert.deepEqual(
+      to('gen_2/small.png').map((r) => r.method),
+      ['PUT'],
+      'one PutObject, no multipart upload',
+    );
   });
 
   test('the stored content type is the canonical one for the key', async () => {
     await storage.put('t/x.txt', Buffer.from('hi'), 'text/plain');
-    assert.equal(fake.objects.get('genmedia/results/t/x.txt')?.contentType, 'text/plain; charset=utf-8');
+    assert.equal((await s3.object('genmedia/results/t/x.txt'))?.contentType, 'text/plain; charset=utf-8');
     await assert.rejects(storage.put('t/x.png', Buffer.from('x'), 'video/mp4'), /does not match/);
     await assert.rejects(storage.put('../x.png', Buffer.from('x'), 'image/png'), /Invalid storage key/);
-    assert.equal(fake.objects.has('genmedia/results/t/x.png'), false);
+    assert.equal(await s3.has('genmedia/results/t/x.png'), false);
   });
 
-  test('delete removes the object at S3', async () => {
+  test('delete removes the object at S3; deleting it again is no error', async () => {
     await storage.put('gen_s3del/a.png', Buffer.from('x'), 'image/png');
+    assert.equal(await s3.has('genmedia/results/gen_s3del/a.png'), true);
     await storage.delete('gen_s3del/a.png');
+    assert.equal(await s3.has('genmedia/results/gen_s3del/a.png'), false);
     assert.equal(await storage.get('gen_s3del/a.png'), undefined);
     await storage.delete('gen_s3del/a.png');
-    assert.ok(fake.requests.some((r) => r.method === 'DELETE' && r.path.endsWith('/gen_s3del/a.png')));
+    assert.ok(s3.requests.some((r) => r.method === 'DELETE' && r.path.endsWith('/gen_s3del/a.png')));
   });
 
   test('missing objects and invalid keys read as undefined', async () => {
-    const before = fake.requests.length;
+    const before = s3.requests.length;
     assert.equal(await storage.get('gen_1/missing.png'), undefined);
     assert.equal(await storage.get('gen_1/missing.png', { start: 0 }), undefined);
     assert.equal(await storage.get('../etc/passwd.png'), undefined);
-    assert.equal(fake.requests.length - before, 2, 'invalid keys never reach S3');
+    assert.equal(s3.requests.length - before, 2, 'invalid keys never reach S3');
   });
 
   test('ranges go to S3', async () => {
     const bytes = randomBytes(100);
     await storage.put('v/clip.mp4', bytes, 'video/mp4');
+    const before = s3.requests.length;
     const part = await storage.get('v/clip.mp4', { start: 10, end: 19 });
     assert.ok(part);
     assert.deepEqual(part.range, { start: 10, end: 19 });
     assert.equal(part.size, 100);
     assert.deepEqual(await readAll(part.body), bytes.subarray(10, 20));
-    assert.equal(fake.requests.at(-1)?.headers.range, 'bytes=10-19');
-
-    const tail = await storage.get('v/clip.mp4', { suffix: 30 });
-    assert.ok(tail);
-    assert.deepEqual(tail.range, { start: 70, end: 99 });
-    assert.deepEqual(await readAll(tail.body), bytes.subarray(70));
+    assert.equal(s3.requests.length - before, 1, 'one GetObject');
 
     const open = await storage.get('v/clip.mp4', { start: 90 });
     assert.ok(open);
     assert.deepEqual(open.range, { start: 90, end: 99 });
     assert.deepEqual(await readAll(open.body), bytes.subarray(90));
 
+    const past = await storage.get('v/clip.mp4', { start: 50, end: 500 });
+    assert.ok(past);
+    assert.deepEqual(past.range, { start: 50, end: 99 });
+    assert.deepEqual(await readAll(past.body), bytes.subarray(50));
+
     await assert.rejects(
       storage.get('v/clip.mp4', { start: 100 }),
       (err: unknown) => err instanceof RangeNotSatisfiableError && err.size === 100,
     );
+  });
+
+  test('a suffix range reads the last bytes, though s3rver answers bytes=-N with bytes 0-N', async () => {
+    const bytes = randomBytes(100);
+    await storage.put('v/tail.mp4', bytes, 'video/mp4');
+    const before = s3.requests.length;
+    const tail = await storage.get('v/tail.mp4', { suffix: 30 });
+    assert.equal(s3.requests.length - before, 2, 'asked again by its bounds');
+    assert.ok(tail);
+    assert.deepEqual(tail.range, { start: 70, end: 99 });
+    assert.equal(tail.size, 100);
+    assert.deepEqual(await readAll(tail.body), bytes.subarray(70));
+    const longer = await storage.get('v/tail.mp4', { suffix: 500 });
+    assert.ok(longer);
+    assert.deepEqual(longer.range, { start: 0, end: 99 }, 'a suffix past the start is the whole object');
+    assert.deepEqual(await readAll(longer.body), bytes);
   });
 
   test('the media route reads through S3 (proxy mode)', async () => {
@@ -455,6 +485,10 @@ describe('S3Storage against a fake S3', () => {
       assert.equal(part.status, 206);
       assert.equal(part.headers['content-range'], 'bytes 1500-1999/2000');
       assert.deepEqual(part.body, bytes.subarray(1500));
+      const middle = await rawRequest(base, 'GET', '/media/p/movie.webm', { range: 'bytes=100-199' });
+      assert.equal(middle.status, 206);
+      assert.equal(middle.headers['content-range'], 'bytes 100-199/2000');
+      assert.deepEqual(middle.body, bytes.subarray(100, 200));
       const head = await rawRequest(base, 'HEAD', '/media/p/movie.webm');
       assert.equal(head.status, 200);
       assert.equal(head.headers['content-length'], '2000');
@@ -469,14 +503,25 @@ describe('S3Storage against a fake S3', () => {
     } finally {
       await app.close();
     }
-    assert.deepEqual(fake.problems, []);
   });
 
-  test('public URLs use the configured prefix', () => {
-    assert.equal(storage.publicUrl('gen_1/abc.webp'), 'https://cdn.example.com/genmedia/results/gen_1/abc.webp');
-    assert.equal(storage.keyFromUrl('https://cdn.example.com/genmedia/results/gen_1/abc.webp'), 'gen_1/abc.webp');
-    assert.equal(storage.keyFromUrl('https://cdn.example.com/genmedia/other/gen_1/abc.webp'), undefined);
-    assert.equal(storage.keyFromUrl('https://cdn.example.com/genmedia/results/../x.webp'), undefined);
+  test('public URLs name the bucket with the prefix, and the bucket serves them (ranges too)', async () => {
+    assert.equal(storage.publicUrl('gen_1/abc.webp'), `${publicBase}/gen_1/abc.webp`);
+    assert.equal(storage.keyFromUrl(`${publicBase}/gen_1/abc.webp`), 'gen_1/abc.webp');
+    assert.equal(storage.keyFromUrl(`${s3.url}/results/genmedia/other/gen_1/abc.webp`), undefined);
+    assert.equal(storage.keyFromUrl(`${publicBase}/../x.webp`), undefined);
+
+    const bytes = randomBytes(1000);
+    await storage.put('pub/still.png', bytes, 'image/png');
+    const whole = await fetch(storage.publicUrl('pub/still.png'));
+    assert.equal(whole.status, 200);
+    assert.equal(whole.headers.get('content-type'), 'image/png');
+    assert.equal(whole.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.deepEqual(Buffer.from(await whole.arrayBuffer()), bytes);
+    const part = await fetch(storage.publicUrl('pub/still.png'), { headers: { range: 'bytes=10-19' } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get('content-range'), 'bytes 10-19/1000');
+    assert.deepEqual(Buffer.from(await part.arrayBuffer()), bytes.subarray(10, 20));
   });
 
   test('createStorage picks the driver and the URL prefix', () => {
@@ -487,7 +532,7 @@ describe('S3Storage against a fake S3', () => {
       s3: {
         bucket: 'b',
         region: 'us-east-1',
-        endpoint: fake.url,
+        endpoint: s3.url,
         forcePathStyle: true,
         accessKeyId: 'a',
         secretAccessKey: 's',
@@ -516,6 +561,45 @@ describe('S3Storage against a fake S3', () => {
       () => new S3Storage({ bucket: 'b', region: 'r', prefix: 'a/../b', publicUrlPrefix: 'http://x' }),
       /Invalid S3 key prefix/,
     );
+  });
+});
+
+// The hand-written fake, only for what s3rver cannot show: AbortMultipartUpload (s3rver answers
+// it 405), and the SigV4 headers of every request (s3rver does not check them).
+describe('S3Storage against the fake S3: an aborted upload', () => {
+  let fake: FakeS3;
+  let storage: S3Storage;
+  before(async () => {
+    fake = await startFakeS3('results');
+    storage = new S3Storage({
+      bucket: 'results',
+      region: 'us-east-1',
+      endpoint: fake.url,
+      forcePathStyle: true,
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+      prefix: 'genmedia',
+      publicUrlPrefix: 'https://cdn.example.com/genmedia',
+    });
+  });
+  after(async () => {
+    storage.destroy();
+    await fake.close();
+  });
+
+  test('a stream that fails after a part was sent aborts its multipart upload and leaves nothing', async () => {
+    async function* broken() {
+      yield randomBytes(9 * 1024 * 1024);
+      throw new Error('the vendor cut the download');
+    }
+    await assert.rejects(storage.putStream('gen_2/cut.mp4', Readable.from(broken()), 'video/mp4'), /cut the download/);
+    assert.equal(fake.objects.get('genmedia/gen_2/cut.mp4'), undefined);
+    assert.equal(fake.aborted.length, 1, 'the multipart upload was aborted');
+    assert.ok(
+      fake.requests.some((r) => r.method === 'PUT' && r.path === '/results/genmedia/gen_2/cut.mp4'),
+      'a part was sent',
+    );
+    assert.deepEqual(fake.problems, [], 'every request was signed');
   });
 });
 

@@ -19,7 +19,7 @@ import {
   keyAfterPrefix,
   trimTrailingSlashes,
 } from './keys.ts';
-import { RangeNotSatisfiableError, rangeHeaderValue } from './range.ts';
+import { RangeNotSatisfiableError, rangeHeaderValue, resolveRange } from './range.ts';
 import type { ByteRange, RangeRequest, Storage, StoredObject } from './types.ts';
 
 export interface S3StorageOptions {
@@ -204,9 +204,40 @@ export class S3Storage implements Storage {
   async get(key: string, range?: RangeRequest): Promise<StoredObject | undefined> {
     const contentType = contentTypeForKey(key);
     if (contentType === undefined) return undefined;
-    let res: GetObjectCommandOutput;
+    let res = await this.#getObject(key, range);
+    if (res === undefined) return undefined;
+    let parsed = range ? parseContentRange(res.ContentRange) : undefined;
+    if (range && parsed) {
+      // Some S3-compatible services answer another range than the one asked (s3rver reads
+      // `bytes=-N` as `bytes=0-N`): the bytes asked for are then asked again by their bounds,
+      // and what that answers is served as its Content-Range says.
+      const wanted = resolveRange(range, parsed.size);
+      if (wanted === undefined) {
+        toReadable(res.Body).destroy();
+        throw new RangeNotSatisfiableError(parsed.size);
+      }
+      if (wanted.start !== parsed.range.start || wanted.end !== parsed.range.end) {
+        toReadable(res.Body).destroy();
+        res = await this.#getObject(key, wanted);
+        if (res === undefined) return undefined;
+        parsed = parseContentRange(res.ContentRange);
+      }
+    }
+    const body = toReadable(res.Body);
+    if (parsed) return { body, contentType, size: parsed.size, range: parsed.range };
+    // No range asked, or the service ignored it and sent the whole object.
+    const size = res.ContentLength;
+    if (size === undefined) {
+      body.destroy();
+      throw new Error('S3 response without Content-Length');
+    }
+    return { body, contentType, size };
+  }
+
+  /** GetObject; undefined when the object is missing, RangeNotSatisfiableError when the range lies outside it. */
+  async #getObject(key: string, range: RangeRequest | undefined): Promise<GetObjectCommandOutput | undefined> {
     try {
-      res = await this.client.send(
+      return await this.client.send(
         new GetObjectCommand({
           Bucket: this.bucket,
           Key: this.#objectKey(key),
@@ -222,16 +253,6 @@ export class S3Storage implements Storage {
       }
       throw err;
     }
-    const body = toReadable(res.Body);
-    const parsed = range ? parseContentRange(res.ContentRange) : undefined;
-    if (parsed) return { body, contentType, size: parsed.size, range: parsed.range };
-    // No range asked, or the service ignored it and sent the whole object.
-    const size = res.ContentLength;
-    if (size === undefined) {
-      body.destroy();
-      throw new Error('S3 response without Content-Length');
-    }
-    return { body, contentType, size };
   }
 
   /** The object size behind an InvalidRange error: from the error body, else a HEAD request. */

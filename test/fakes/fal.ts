@@ -10,7 +10,9 @@
 // [fal:hang] (the submit is never answered) [fal:input-error] (accepted, then refused as fal does
 // after a job started: its status COMPLETED with `error`, its result a 422 with a validation
 // `detail`, and no webhook, as when fal's delivery was lost, so only polls tell) [fal:broken-file]
-// (a video endpoint's result file is served as video/mp4 but holds no video); a speech endpoint reads its tag from the `text`. The
+// (a video endpoint's result file is served as video/mp4 but holds no video) [fal:big-file] (a
+// video endpoint's result file is the MP4 followed by a 9 MiB `free` box: larger than one part of
+// an S3 multipart upload; `bigFile()` gives its bytes); a speech endpoint reads its tag from the `text`. The
 // result is of the endpoint's kind, as fal shapes it: `{video: File}` (an H.264 MP4) for video
 // endpoints, `{model_mesh: File}` (a GLB, served as application/octet-stream as CDNs do) for 3D
 // ones, `{audio: File, duration_ms}` for speech (a second of tone in the `audio_setting` asked
@@ -19,7 +21,7 @@
 // (or waiting in the queue); `holdFiles()` keeps result downloads waiting; `failStatusAfter(n)` has
 // status reads answer 503 once `n` more were answered. A cancel answers 202
 // `CANCELLATION_REQUESTED` until the job has finished, then 400 `ALREADY_COMPLETED`.
-import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -104,6 +106,8 @@ export interface FakeFal {
   holdFiles(on: boolean): void;
   /** Downloads of result files asked for so far (answered or waiting). */
   fileRequests(): number;
+  /** The bytes of a `[fal:big-file]` video result: a valid MP4 of 9 MiB and more. */
+  bigFile(): Buffer;
   /**
    * Status reads answer as usual `reads` more times, then 503 (fal's gateway out) until called
    * again with undefined.
@@ -231,6 +235,18 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
     'pipe:1',
   ]);
   const glb = await cubeGlb();
+  // The MP4 with a top-level `free` box (which players skip) of random bytes after it, made when first asked for.
+  let big: Buffer | undefined;
+  const bigFile = () => {
+    if (!big) {
+      const free = Buffer.alloc(8);
+      const padding = randomBytes(9 * 1024 * 1024);
+      free.writeUInt32BE(8 + padding.length, 0);
+      free.write('free', 4, 'latin1');
+      big = Buffer.concat([mp4, free, padding]);
+    }
+    return big;
+  };
   // Speech, made when first asked for, by format and rate.
   const speech = new Map<string, Promise<Buffer>>();
   const speechOf = (job: Job) => {
@@ -298,7 +314,9 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       };
     }
     if (kind === 'video') {
-      const name = tagOf(job.input) === 'broken-file' ? `${job.id}-broken.mp4` : `${job.id}.mp4`;
+      const suffixes: Record<string, string> = { 'broken-file': '-broken', 'big-file': '-big' };
+      const suffix = suffixes[tagOf(job.input) ?? ''] ?? '';
+      const name = `${job.id}${suffix}.mp4`;
       return {
         video: { url: `${base}/files/${name}`, content_type: 'video/mp4', file_name: name },
         seed: 42,
@@ -349,6 +367,11 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('-broken.mp4')) {
         const junk = Buffer.from('not a video at all, only text where the frames should be\n'.repeat(64));
         res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(junk.length) }).end(junk);
+        return;
+      }
+      if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('-big.mp4')) {
+        const bytes = bigFile();
+        res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes.length) }).end(bytes);
         return;
       }
       if (req.method === 'GET' && segments[0] === 'files' && url.pathname.endsWith('.mp4')) {
@@ -565,6 +588,7 @@ export async function startFakeFal(key = 'fake-fal-key', options: FakeFalOptions
       }
     },
     fileRequests: () => fileRequests,
+    bigFile,
     failStatusAfter: (reads) => {
       statusReadsLeft = reads;
     },

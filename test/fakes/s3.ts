@@ -1,5 +1,6 @@
 // A fake S3 on 127.0.0.1: path-style PutObject, multipart uploads, GetObject (with Range),
-// HeadObject and DeleteObject, in memory. Every request must carry SigV4 headers (their
+// HeadObject and DeleteObject, in memory. The storage tests run against s3rver (../s3rver.ts), a
+// real S3 implementation; this fake is kept for what s3rver does not do: AbortMultipartUpload. Every request must carry SigV4 headers (their
 // signature is not checked), but for anonymous GET and HEAD of a bucket started `publicRead`
 // (a public bucket that S3_PUBLIC_URL points at).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
