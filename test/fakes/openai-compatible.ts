@@ -113,14 +113,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** A value of a JSON schema's type, for an answer in that schema. */
-function valueOf(schema: Record<string, unknown> | undefined): unknown {
+function schemaValue(schema: Record<string, unknown> | undefined): unknown {
   switch (schema?.type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-      return Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, valueOf(s)]));
+      return Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, schemaValue(s)]));
     }
     case 'array':
-      return [valueOf(schema.items as Record<string, unknown> | undefined)];
+      return [schemaValue(schema.items as Record<string, unknown> | undefined)];
     case 'integer':
     case 'number':
       return 4;
@@ -175,7 +175,7 @@ function composeChoices(body: Record<string, unknown>, text: string): ComposedCh
     }
     let content = last?.role === 'tool' ? `The tool said: ${String(last.content)}` : text;
     if (format?.type === 'json_object') content = JSON.stringify({ answer: content, choice: i });
-    if (format?.type === 'json_schema') content = JSON.stringify(valueOf(format.json_schema?.schema));
+    if (format?.type === 'json_schema') content = JSON.stringify(schemaValue(format.json_schema?.schema));
     if (n > 1 && !format) content = `${content} (choice ${i + 1})`;
     return { content, toolCalls: [], finishReason: 'stop' };
   });
