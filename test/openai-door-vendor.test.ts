@@ -305,4 +305,40 @@ describe('OpenAI door in front of an OpenAI-compatible server', () => {
     assert.equal(done?.data.text, upstream.answers.at(-1)?.text);
     assert.equal(await assertLedgerExact(generationId, before), done?.data.credits_used);
   });
+
+  test('with an Idempotency-Key, a stream is charged once: the native replay answers JSON, the door’s replays the chunks', async () => {
+    const before = await balanceOf(server, team.key);
+    const key = `stream-${Date.now()}`;
+    const native = () =>
+      fetch(`${server.url}/api/v1/text/generate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${team.key}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ prompt: 'Describe a fox, once', model: MODEL, stream: true }),
+      });
+    const first = await native();
+    const streamed = await first.text();
+    const done = JSON.parse(streamed.trim().split('\n').at(-1)?.replace('data: ', '') ?? '');
+    const replay = await native();
+    assert.equal(replay.status, 200);
+    assert.deepEqual(await replay.json(), done);
+    await assertLedgerExact(done.generation_id, before);
+
+    const middle = await balanceOf(server, team.key);
+    const door = async () => {
+      const stream = await client.chat.completions.create(
+        { model: MODEL, messages: [{ role: 'user', content: 'A fox, once more' }], stream: true },
+        { headers: { 'idempotency-key': `${key}-door` } },
+      );
+      const chunks: OpenAI.ChatCompletionChunk[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      return chunks;
+    };
+    const once = await door();
+    const again = await door();
+    const text = (chunks: OpenAI.ChatCompletionChunk[]) =>
+      chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    assert.equal(text(again), text(once));
+    assert.equal(again[0]?.id, once[0]?.id);
+    await assertLedgerExact(generationOf(once[0]?.id ?? ''), middle);
+  });
 });

@@ -68,7 +68,8 @@ export const TextGenerateBody = Type.Object({
       description:
         'true: answer `text/event-stream` as the text comes: `event: delta` with `{text}` pieces, then `event: done` ' +
         "with this endpoint's usual answer (or `event: error` with an error body). Errors found before the text " +
-        'starts are answered as usual',
+        'starts are answered as usual; a client that leaves stops the route’s call and is charged what it ' +
+        'reported (the bound when nothing). A replay of its Idempotency-Key answers the usual JSON',
     }),
   ),
   chat: Type.Optional(ChatFields),

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CreatedGeneration, ResponseStream } from '../../engine/types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { EventStream } from '../../lib/event-stream.ts';
+import { completeIdempotencyKey } from '../idempotency/service.ts';
 
 /** The header naming a stream offered in this process. */
 const OFFERED_HEADER = 'x-offered-stream';
@@ -34,7 +35,7 @@ function errorEvent(err: unknown): { error: { code: string; message: string } } 
  * The native stream: `event: delta` `{text}` as the first choice's text comes, then `event: done`
  * with the usual answer, or `event: error` with an error body once the text has started.
  */
-function nativeStream(reply: FastifyReply, created: CreatedGeneration): ResponseStream {
+function nativeStream(request: FastifyRequest, reply: FastifyReply, created: CreatedGeneration): ResponseStream {
   const events = new EventStream(reply, { 'x-generation-id': created.id });
   return {
     sink: {
@@ -48,6 +49,15 @@ function nativeStream(reply: FastifyReply, created: CreatedGeneration): Response
       try {
         const done = await answer;
         events.write(done, 'done');
+        // The stream's answer is not sent through Fastify: an Idempotency-Key keeps it here (its
+        // replay is this JSON answer).
+        const claim = request.idempotency;
+        if (claim && !claim.completed) {
+          claim.completed = true;
+          await completeIdempotencyKey(request.server.deps.pool, claim, 200, JSON.stringify(done)).catch(
+            (err: unknown) => request.log.warn({ err }, 'could not store the Idempotency-Key response'),
+          );
+        }
       } catch (err) {
         if (!events.started && !events.gone.aborted) throw err;
         events.write(errorEvent(err), 'error');
@@ -68,5 +78,5 @@ export function textStream(
   const name = request.headers[OFFERED_HEADER];
   const open = typeof name === 'string' ? offered.get(name) : undefined;
   if (open) return open(created);
-  return body.stream === true ? nativeStream(reply, created) : undefined;
+  return body.stream === true ? nativeStream(request, reply, created) : undefined;
 }
