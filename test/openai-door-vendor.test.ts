@@ -113,6 +113,18 @@ describe('OpenAI door in front of an OpenAI-compatible server', () => {
     assert.match(second.choices[0]?.message.content ?? '', /18 degrees, sunny/);
   });
 
+  test('a refusal comes back as the message’s refusal, charged as the server reports', async () => {
+    const before = await balanceOf(server, team.key);
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Something it will not do [oai:refusal]' }],
+    });
+    const message = completion.choices[0]?.message;
+    assert.equal(message?.content, null);
+    assert.equal(message?.refusal, "I'm sorry, I can't help with that.");
+    await assertLedgerExact(generationOf(completion.id), before);
+  });
+
   test('streamed tool calls come as OpenAI’s deltas, their arguments in pieces', async () => {
     const stream = await client.chat.completions.create({
       model: MODEL,
