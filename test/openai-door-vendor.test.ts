@@ -60,7 +60,7 @@ describe('OpenAI door in front of an OpenAI-compatible server', () => {
   /** What a generation took: the balance's change equals its ledger rows' sum, and its net charge. */
   async function assertLedgerExact(generationId: string, balanceBefore: number): Promise<number> {
     const rows = await ledger(generationId);
-    const net = -rows.reduce((sum, r) => sum + r.amount, 0);
+    const net = 0 - rows.reduce((sum, r) => sum + r.amount, 0);
     assert.equal(await balanceOf(server, team.key), balanceBefore - net, JSON.stringify(rows));
     const status = await call<{ credits_used: number }>(server, 'GET', `/api/v1/generations/${generationId}/status`, {
       token: team.key,
@@ -288,6 +288,38 @@ describe('OpenAI door in front of an OpenAI-compatible server', () => {
     );
     assert.equal(items[0]?.result.text, first, 'the text that came before the client left');
     assert.equal(items[0]?.result.cut, true);
+  });
+
+  test('a server that fails mid-stream ends the stream with an error event; the item fails and is refunded', async () => {
+    const before = await balanceOf(server, team.key);
+    const stream = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Tell me [oai:stream-error]' }],
+      stream: true,
+    });
+    let id = '';
+    let content = '';
+    await assert.rejects(
+      (async () => {
+        for await (const chunk of stream) {
+          id = chunk.id;
+          content += chunk.choices[0]?.delta.content ?? '';
+        }
+      })(),
+      (err: unknown) => {
+        assert.ok(err instanceof OpenAI.APIError, String(err));
+        assert.match(err.message, /Upstream stopped mid-answer/);
+        return true;
+      },
+    );
+    assert.ok(content !== '', 'the first tokens came before the failure');
+    const generationId = generationOf(id);
+    assert.equal((await waitForGeneration(server, team.key, generationId)).status, 'failed');
+    assert.deepEqual(
+      (await ledger(generationId)).map((r) => r.kind),
+      ['charge', 'refund'],
+    );
+    assert.equal(await assertLedgerExact(generationId, before), 0);
   });
 
   test('the native endpoint streams with stream: true: delta events, then done with its usual answer', async () => {

@@ -27,6 +27,7 @@
 // last chunk when `stream_options.include_usage`; `data: [DONE]`). [oai:gate] holds a stream after
 // its first content chunk until `openGate()` (`untilGated()` resolves when one waits there);
 // `untilAborted()` resolves when a client closed a stream before its end (`aborted` counts them).
+// [oai:stream-error] sends an error chunk after the first content chunk, and ends the stream.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -454,6 +455,11 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
         await setImmediate();
         if (closed) return;
         send([piece(index, { content: part }, null, withLogprobs ? logprobsOf(part) : null)]);
+        if (TAG.exec(prompt)?.[1] === 'stream-error') {
+          // OpenRouter's way when its upstream fails after the headers went: an error chunk, then the end.
+          res.end(`data: ${JSON.stringify({ error: { code: 502, message: 'Upstream stopped mid-answer' } })}\n\n`);
+          return;
+        }
         if (gated && !gatePassed) {
           gatePassed = true;
           await new Promise<void>((resolve) => {
