@@ -290,6 +290,30 @@ describe('OpenAI door in front of an OpenAI-compatible server', () => {
     assert.equal(items[0]?.result.cut, true);
   });
 
+  test('a client that leaves before the first token stops the call and is charged the bound; the item completes empty', async () => {
+    const before = await balanceOf(server, team.key);
+    const controller = new AbortController();
+    const streaming = client.chat.completions.create(
+      { model: MODEL, messages: [{ role: 'user', content: 'Slow to start [oai:held]' }], stream: true },
+      { signal: controller.signal },
+    );
+    await upstream.untilHeld();
+    controller.abort();
+    await assert.rejects(streaming, OpenAI.APIUserAbortError);
+    const history = await call<{ data: Array<{ generation_id: string }> }>(server, 'GET', '/api/v1/generations', {
+      token: team.key,
+    });
+    const generationId = history.body.data[0]?.generation_id ?? '';
+    assert.equal((await waitForGeneration(server, team.key, generationId)).status, 'completed');
+    upstream.release();
+    const rows = await ledger(generationId);
+    assert.deepEqual(
+      rows.map((r) => r.kind),
+      ['charge'],
+    );
+    assert.equal(await assertLedgerExact(generationId, before), -(rows[0]?.amount ?? 0));
+  });
+
   test('a server that fails mid-stream ends the stream with an error event; the item fails and is refunded', async () => {
     const before = await balanceOf(server, team.key);
     const stream = await client.chat.completions.create({
