@@ -171,12 +171,15 @@ describe('OpenAI-compatible door', () => {
       assert.equal(completion.usage?.completion_tokens, 5);
     });
 
-    test('refuses what it cannot honour, naming the field', async () => {
+    test('where the simulator serves the model, refuses what only a vendor can honour, naming the field, and charges nothing', async () => {
+      const before = await balanceOf(server, team.key);
       const cases: Array<[Record<string, unknown>, string]> = [
         [{ tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] }, 'tools'],
         [{ response_format: { type: 'json_object' } }, 'response_format'],
-        [{ stop: ['\n'] }, 'stop'],
+        [{ logprobs: true }, 'logprobs'],
         [{ n: 2 }, 'n'],
+        [{ n: 9 }, 'n'],
+        [{ functions: [{ name: 'f' }] }, 'functions'],
         [{ max_tokens: 100_000 }, 'max_tokens'],
         [{ max_completion_tokens: 100_000 }, 'max_completion_tokens'],
         [{ messages: [{ role: 'system', content: 'Only a system prompt' }] }, 'messages'],
@@ -196,6 +199,16 @@ describe('OpenAI-compatible door', () => {
           },
         );
       }
+      assert.equal(await balanceOf(server, team.key), before);
+    });
+
+    test('the simulator cuts its text at the first stop sequence', async () => {
+      const request = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user' as const, content: PROMPT }] };
+      const whole = (await client.chat.completions.create(request)).choices[0]?.message.content ?? '';
+      const stop = whole.split(' ').slice(3, 5).join(' ');
+      const cut = await client.chat.completions.create({ ...request, stop: [stop] });
+      assert.equal(cut.choices[0]?.message.content, whole.slice(0, whole.indexOf(stop)));
+      assert.equal(cut.choices[0]?.finish_reason, 'stop');
     });
 
     test('accepts the fields clients send that it does not use', async () => {

@@ -247,10 +247,13 @@ describe('the SDK', () => {
     assert.ok(answer.text.length > 0);
     assert.ok(answer.usage.total_tokens > 0);
     let streamed = '';
+    let pieces = 0;
     for await (const piece of gm.text.stream({ prompt: 'Write a haiku about tides.', settings: { max_tokens: 200 } })) {
       streamed += piece;
+      pieces += 1;
     }
     assert.equal(streamed, answer.text, 'the same prompt and default model give the same text');
+    assert.ok(pieces > 1, 'the text came piece by piece');
   });
 
   test('influencers: created from images, listed, and generating once ready', async () => {

@@ -11,7 +11,7 @@ import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.
 import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { selectStatus } from './sql/history.ts';
-import type { CreatedGeneration, GenerationPlan } from './types.ts';
+import type { CreatedGeneration, GenerationPlan, ResponseStream } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
 /** How long the safety-net jobs of a synchronous request wait before they would run its items. */
@@ -74,6 +74,17 @@ export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSc
     teamId: string,
     params: Record<string, string>,
   ): GenerationPlan | Promise<GenerationPlan>;
+  /**
+   * A synchronous endpoint that can stream: the stream this accepted request asks for, or undefined
+   * to answer at the end as usual. Its sink gets the route's answer as it comes; its `end` is
+   * handed the answer (or its error) once the items ended.
+   */
+  stream?(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: Static<TBody>,
+    created: CreatedGeneration,
+  ): ResponseStream | undefined;
   respond(
     created: CreatedGeneration,
     plan: GenerationPlan,
@@ -120,7 +131,15 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       },
     },
     response: {
-      200: endpoint.response,
+      200: endpoint.stream
+        ? {
+            description: 'The answer; with `stream: true`, Server-Sent Events as it comes (see the body’s `stream`)',
+            content: {
+              'application/json': { schema: endpoint.response },
+              'text/event-stream': { schema: Type.String({ description: '`event:` and `data:` lines' }) },
+            },
+          }
+        : endpoint.response,
       // 403: a model the team's rules close to it; 503: a model not available on this service.
       ...errorResponses(400, 401, 402, 403, ...(endpoint.errors ?? []), 409, 422, ...(endpoint.sync ? [500] : []), 503),
     },
@@ -226,11 +245,15 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       (await accept(async (client, created) => {
         if (claim) await deps.engine.recordClaimedGeneration(client, claim, created.id);
       }));
+    // A streaming request gets the route's answer as it comes; its stream sends the end (below).
+    const stream = endpoint.stream?.(request, reply, body, created);
+    if (stream) streams.set(request, stream);
     const items = await runAndWait(
       deps.work,
       created.itemIds,
       deps.config.syncRequestTimeoutS * 1000,
       `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
+      stream?.sink,
     );
     if (items.every((i) => i.status !== 'COMPLETED')) {
       // What came back: all of it, unless a cancel kept the charge of work the vendor had started.
@@ -256,5 +279,12 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
   };
 
   // The declaration's generic types are checked above; Fastify's own inference cannot follow them.
-  (app as unknown as FastifyInstance).route({ method: 'POST', url: endpoint.url, schema, handler });
+  const streams = new WeakMap<FastifyRequest, ResponseStream>();
+  const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const answered = handler(request, reply);
+    await answered.catch(() => undefined);
+    const stream = streams.get(request);
+    return stream ? stream.end(answered) : answered;
+  };
+  (app as unknown as FastifyInstance).route({ method: 'POST', url: endpoint.url, schema, handler: answer });
 }

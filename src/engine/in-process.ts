@@ -1,3 +1,4 @@
+import type { StreamSink } from '../providers/types.ts';
 import { stopItems } from './cancel.ts';
 import { runItem } from './run-item.ts';
 import { type ItemStatus, selectItemResult } from './sql/history.ts';
@@ -40,16 +41,17 @@ async function waitUntilFinished(context: ExecutionContext, itemIds: string[], d
  * vendor that took the work as a job finishes it by its webhook or polls. What has not finished
  * by then (waiting for room in the team's cap, or still at a vendor) is failed with
  * `timeoutError` and refunded, so the outcomes tell the truth about the money. Answers each
- * item's outcome, in order.
+ * item's outcome, in order. `stream` receives the route's answer as it comes (a streamed text request).
  */
 export async function runAndWait(
   work: Work,
   itemIds: string[],
   waitMs: number,
   timeoutError: string,
+  stream?: StreamSink,
 ): Promise<ItemOutcome[]> {
   const deadline = Date.now() + waitMs;
-  const context = work.context(AbortSignal.timeout(waitMs));
+  const context = { ...work.context(AbortSignal.timeout(waitMs)), ...(stream ? { stream } : {}) };
   await runEach(context, work, itemIds, deadline);
   await waitUntilFinished(context, itemIds, deadline);
   await stopItems(

@@ -7,7 +7,14 @@ import type { OperationName } from '../catalog/operation-names.ts';
 import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { Provider, ProviderFile, ProviderOutput, VendorRequest, WorkItem } from '../providers/types.ts';
+import type {
+  Provider,
+  ProviderFile,
+  ProviderOutput,
+  StreamSink,
+  VendorRequest,
+  WorkItem,
+} from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -149,6 +156,16 @@ export interface CreatedGeneration {
   createdAt: Date;
 }
 
+/**
+ * The stream of a synchronous request that asked for one: `sink` gets the route's answer as it
+ * comes, `end` the endpoint's answer (or its error) once the items ended, and answers what the
+ * handler answers (the reply, when the stream already sent it).
+ */
+export interface ResponseStream {
+  sink: StreamSink;
+  end(answer: Promise<unknown>): Promise<unknown>;
+}
+
 /** What an operation's executor gets on the worker. */
 export interface ExecutionContext {
   pool: pg.Pool;
@@ -162,6 +179,8 @@ export interface ExecutionContext {
   /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
   fetchMedia(url: string): Promise<Buffer>;
   signal: AbortSignal;
+  /** Where the route streams its answer as it comes (a streamed synchronous text request), if anyone waits for it. */
+  stream?: StreamSink;
   /** Retries, leases and interruptions of the items this process runs. */
   itemPolicy: ItemPolicy;
   /** The configured vendors and the route each item takes. */

@@ -356,6 +356,7 @@ async function send(
       idempotencyKey: `${item.id}-${attemptId}`,
       webhookUrl: webhookUrlFor(ctx, provider, item.id),
       signal: ctx.signal,
+      ...(ctx.stream ? { stream: ctx.stream } : {}),
       // What a provider that makes the work itself (the simulator) reads instead of `input`.
       item: executable(item),
       request: work.request,

@@ -304,6 +304,54 @@ export interface TextRequest {
   maxTokens: number;
   /** The model's credits per 1,000 tokens: what a provider that counts the tokens itself settles with. */
   price?: { input_per_1k: number; output_per_1k: number };
+  /**
+   * An OpenAI chat request's own fields, sent as they are to an OpenAI-compatible route (`messages`
+   * then replaces the prompt and the system prompt). A route that cannot honour one refuses it.
+   */
+  chat?: ChatPassthrough;
+}
+
+/** What an OpenAI chat request says beyond a prompt: its messages, tools, output format and sampling. */
+export interface ChatPassthrough {
+  messages: Array<Record<string, unknown>>;
+  tools?: unknown[];
+  tool_choice?: unknown;
+  parallel_tool_calls?: boolean;
+  response_format?: Record<string, unknown>;
+  stop?: string | string[];
+  seed?: number;
+  top_p?: number;
+  frequency_penalty?: number;
+  presence_penalty?: number;
+  logprobs?: boolean;
+  top_logprobs?: number;
+  /** Choices asked for (absent: 1); each was charged for. */
+  n?: number;
+}
+
+/**
+ * One `chat.completion.chunk` as an OpenAI-compatible server streams it (its `choices` with their
+ * `delta`s, and `usage` in the last one): what a streaming route hands on as it arrives.
+ */
+export interface ChatChunk {
+  choices: Array<{
+    index: number;
+    delta: Record<string, unknown>;
+    logprobs?: unknown;
+    finish_reason?: string | null;
+  }>;
+  usage?: Record<string, unknown> | null;
+}
+
+/**
+ * Where a route streams its answer as it comes, when someone waits for it piece by piece (a
+ * streamed text request): `chunk` is called for each piece; `gone` aborts when that someone left,
+ * and the route then stops its call and answers what it had (with the usage the vendor reported,
+ * if any).
+ */
+export interface StreamSink {
+  chunk(chunk: ChatChunk): void;
+  gone: AbortSignal;
 }
 
 /** A song: from a description, or custom (lyrics and/or a style) when given. */
@@ -421,6 +469,8 @@ export interface SubmitRequest {
   item?: WorkItem;
   /** The request in the service's own terms, for a provider that reads it as it is (the simulator). */
   request?: VendorRequest;
+  /** Where a provider that can stream its answer sends its pieces as they arrive (text only). */
+  stream?: StreamSink;
 }
 
 export type SubmitResult =

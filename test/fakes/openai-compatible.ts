@@ -19,9 +19,19 @@
 // [oai:malformed] (a 200 whose JSON is cut short) [oai:cut] (the request is read, then the
 // connection is cut) [oai:hang] (never answered) [oai:held] (answered once `release()` is called;
 // `untilHeld(n)` resolves when n such requests wait).
+// It also answers as OpenAI does what a chat request asks beyond text: `tools` (a call of the first
+// tool, finish reason tool_calls, unless the last message is a tool's result, which the answer then
+// quotes), `response_format` (json_object: a JSON object; json_schema: an object of the schema's
+// properties), `n` choices, `logprobs` (one entry a word), and `stream: true` (Server-Sent Events of
+// chunks, a few words each with a turn between them; tool-call arguments in pieces; the usage in a
+// last chunk when `stream_options.include_usage`; `data: [DONE]`). [oai:gate] holds a stream after
+// its first content chunk until `openGate()` (`untilGated()` resolves when one waits there);
+// `untilAborted()` resolves when a client closed a stream before its end (`aborted` counts them).
+// [oai:stream-error] sends an error chunk after the first content chunk, and ends the stream.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 
 export interface FakeChatSubmission {
   path: string;
@@ -50,6 +60,16 @@ export interface FakeOpenAiCompatible {
   untilHeld(count?: number): Promise<void>;
   /** Answers every [oai:held] request waiting, as if its work had just finished. */
   release(): void;
+  /** Resolves once a stream tagged [oai:gate] has sent its first content chunk and waits. */
+  untilGated(): Promise<void>;
+  /** Lets every stream waiting at its gate go on. */
+  openGate(): void;
+  /** Streams waiting at their gate now. */
+  readonly gated: number;
+  /** Streams whose client closed the connection before their end. */
+  readonly aborted: number;
+  /** Resolves once `count` streams were closed by their client before their end. */
+  untilAborted(count?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -93,6 +113,88 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A value of a JSON schema's type, for an answer in that schema. */
+function schemaValue(schema: Record<string, unknown> | undefined): unknown {
+  switch (schema?.type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      return Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, schemaValue(s)]));
+    }
+    case 'array':
+      return [schemaValue(schema.items as Record<string, unknown> | undefined)];
+    case 'integer':
+    case 'number':
+      return 4;
+    case 'boolean':
+      return true;
+    default:
+      return 'renard';
+  }
+}
+
+/** What one choice of a chat answer says. */
+interface ComposedChoice {
+  content: string | null;
+  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  finishReason: string;
+}
+
+/** Whether a request asks for what only the composed answers serve (tools, JSON, choices, logprobs, a stream). */
+function asksBeyondText(body: Record<string, unknown>): boolean {
+  const format = (body.response_format as { type?: string } | undefined)?.type;
+  return (
+    body.stream === true ||
+    (Array.isArray(body.tools) && body.tools.length > 0) ||
+    (format !== undefined && format !== 'text') ||
+    Number(body.n ?? 1) > 1 ||
+    body.logprobs === true
+  );
+}
+
+/** The choices of an answer to a chat request that asks beyond text. */
+function composeChoices(body: Record<string, unknown>, text: string): ComposedChoice[] {
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
+  const last = messages.at(-1);
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string } }>) : [];
+  const format = body.response_format as
+    | { type?: string; json_schema?: { schema?: Record<string, unknown> } }
+    | undefined;
+  const n = Math.max(1, Number(body.n ?? 1));
+  return Array.from({ length: n }, (_, i) => {
+    if (tools.length > 0 && last?.role !== 'tool') {
+      return {
+        content: null,
+        toolCalls: [
+          {
+            id: `call_${randomBytes(6).toString('hex')}`,
+            name: tools[0]?.function?.name ?? 'tool',
+            arguments: JSON.stringify({ city: 'Paris', unit: 'celsius', choice: i }),
+          },
+        ],
+        finishReason: 'tool_calls',
+      };
+    }
+    let content = last?.role === 'tool' ? `The tool said: ${String(last.content)}` : text;
+    if (format?.type === 'json_object') content = JSON.stringify({ answer: content, choice: i });
+    if (format?.type === 'json_schema') content = JSON.stringify(schemaValue(format.json_schema?.schema));
+    if (n > 1 && !format) content = `${content} (choice ${i + 1})`;
+    return { content, toolCalls: [], finishReason: 'stop' };
+  });
+}
+
+/** One logprobs entry a word of `text`. */
+function logprobsOf(text: string): { content: unknown[]; refusal: null } {
+  return {
+    content: (text.match(/\S+\s*/g) ?? []).map((token, i) => ({
+      token,
+      logprob: -0.01 * (i + 1),
+      bytes: [...Buffer.from(token)],
+      top_logprobs: [],
+    })),
+    refusal: null,
+  };
+}
+
 function words(text: string): number {
   return text.split(/\s+/).filter((w) => w !== '').length;
 }
@@ -113,6 +215,23 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
     for (const waiter of [...heldWaiters]) {
       if (held.length >= waiter.count) {
         heldWaiters.splice(heldWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+
+  // Streams held at their gate ([oai:gate]), streams closed by their client, and who waits for either.
+  const gate: Array<() => void> = [];
+  const gateWaiters: Array<() => void> = [];
+  const notifyGated = () => {
+    for (const resolve of gateWaiters.splice(0)) resolve();
+  };
+  let abortCount = 0;
+  const abortWaiters: Array<{ count: number; resolve: () => void }> = [];
+  const notifyAborted = () => {
+    for (const waiter of [...abortWaiters]) {
+      if (abortCount >= waiter.count) {
+        abortWaiters.splice(abortWaiters.indexOf(waiter), 1);
         waiter.resolve();
       }
     }
@@ -245,7 +364,129 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
         notifyHeld();
         return;
     }
+    if (asksBeyondText(body)) {
+      await composedAnswer(res, body, prompt, model);
+      return;
+    }
     answer(res, body, prompt, model, openRouter);
+  };
+
+  /** Answers a request that asks beyond text: as one chat.completion, or streamed. */
+  const composedAnswer = async (
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    prompt: string,
+    model: string,
+  ): Promise<void> => {
+    const id = `chatcmpl-${randomBytes(8).toString('hex')}`;
+    const created = Math.floor(Date.now() / 1000);
+    const text = `Un renard roux, « vif » — réponse à : ${prompt.replace(TAG, '').trim()}`;
+    const choices = composeChoices(body, text);
+    const promptTokens = words(JSON.stringify([body.messages ?? [], body.tools ?? []]));
+    const completionTokens = choices.reduce(
+      (sum, c) => sum + words(c.content ?? '') + c.toolCalls.reduce((s, t) => s + words(t.arguments), 0),
+      0,
+    );
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
+    const withLogprobs = body.logprobs === true;
+    const first = choices[0];
+    if (first?.content) answers.push({ id, model, text: first.content, usage });
+    if (body.stream !== true) {
+      json(res, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        system_fingerprint: 'fp_fake',
+        choices: choices.map((c, index) => ({
+          index,
+          message: {
+            role: 'assistant',
+            content: c.content,
+            refusal: null,
+            ...(c.toolCalls.length > 0
+              ? {
+                  tool_calls: c.toolCalls.map((t) => ({
+                    id: t.id,
+                    type: 'function',
+                    function: { name: t.name, arguments: t.arguments },
+                  })),
+                }
+              : {}),
+          },
+          logprobs: withLogprobs && c.content ? logprobsOf(c.content) : null,
+          finish_reason: c.finishReason,
+        })),
+        usage,
+      });
+      return;
+    }
+    const gated = TAG.exec(prompt)?.[1] === 'gate';
+    let closed = false;
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      closed = true;
+      abortCount += 1;
+      notifyAborted();
+    });
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    const send = (chunkChoices: unknown[], chunkUsage?: unknown) => {
+      if (closed) return;
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: chunkChoices, ...(chunkUsage === undefined ? {} : { usage: chunkUsage }) })}\n\n`,
+      );
+    };
+    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    const extra = includeUsage ? { usage: null } : {};
+    const piece = (
+      index: number,
+      delta: Record<string, unknown>,
+      finish: string | null = null,
+      logprobs: unknown = null,
+    ) => ({ index, delta, logprobs, finish_reason: finish, ...extra });
+    let gatePassed = false;
+    for (const [index, c] of choices.entries()) {
+      send([piece(index, { role: 'assistant', content: c.toolCalls.length > 0 ? null : '', refusal: null })]);
+      for (const part of c.content?.match(/\S+\s*(\S+\s*)?(\S+\s*)?/g) ?? []) {
+        await setImmediate();
+        if (closed) return;
+        send([piece(index, { content: part }, null, withLogprobs ? logprobsOf(part) : null)]);
+        if (TAG.exec(prompt)?.[1] === 'stream-error') {
+          // OpenRouter's way when its upstream fails after the headers went: an error chunk, then the end.
+          res.end(`data: ${JSON.stringify({ error: { code: 502, message: 'Upstream stopped mid-answer' } })}\n\n`);
+          return;
+        }
+        if (gated && !gatePassed) {
+          gatePassed = true;
+          await new Promise<void>((resolve) => {
+            gate.push(resolve);
+            notifyGated();
+          });
+          if (closed) return;
+        }
+      }
+      for (const [at, call] of c.toolCalls.entries()) {
+        send([
+          piece(index, {
+            tool_calls: [{ index: at, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+          }),
+        ]);
+        for (let i = 0; i < call.arguments.length; i += 8) {
+          await setImmediate();
+          if (closed) return;
+          send([
+            piece(index, { tool_calls: [{ index: at, function: { arguments: call.arguments.slice(i, i + 8) } }] }),
+          ]);
+        }
+      }
+      send([piece(index, {}, c.finishReason)]);
+    }
+    if (includeUsage) send([], usage);
+    if (!closed) res.end('data: [DONE]\n\n');
   };
 
   const answer = (
@@ -383,6 +624,25 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
     release: () => {
       for (const send of held.splice(0)) send();
     },
+    untilGated: () =>
+      new Promise<void>((resolve) => {
+        if (gate.length > 0) resolve();
+        else gateWaiters.push(resolve);
+      }),
+    openGate: () => {
+      for (const go of gate.splice(0)) go();
+    },
+    get gated() {
+      return gate.length;
+    },
+    get aborted() {
+      return abortCount;
+    },
+    untilAborted: (count = 1) =>
+      new Promise<void>((resolve) => {
+        abortWaiters.push({ count, resolve });
+        notifyAborted();
+      }),
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

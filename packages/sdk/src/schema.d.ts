@@ -6856,6 +6856,35 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description OpenAI chat completion fields (the OpenAI-compatible door's): an OpenAI-compatible route is sent them as they are, `messages` in place of `prompt` and `settings.system_prompt` (which the simulator reads). The simulator honours `stop` and ignores the sampling fields; where it serves the model, tools, JSON modes, log probabilities and n > 1 are refused (400). The charge counts the messages and tool definitions, times n */
+                        chat?: {
+                            frequency_penalty?: number;
+                            logprobs?: boolean;
+                            messages: ({
+                                /** @enum {unknown} */
+                                role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description Choices; each is charged for */
+                            n?: number;
+                            parallel_tool_calls?: boolean;
+                            presence_penalty?: number;
+                            response_format?: {
+                                /** @enum {unknown} */
+                                type: "text" | "json_object" | "json_schema";
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            seed?: number;
+                            stop?: string | string[];
+                            tool_choice?: unknown;
+                            tools?: {
+                                [key: string]: unknown;
+                            }[];
+                            top_logprobs?: number;
+                            top_p?: number;
+                        };
                         model?: string;
                         prompt: string;
                         settings?: {
@@ -6865,13 +6894,15 @@ export interface paths {
                             /** @description Default 0.7 */
                             temperature?: number;
                         };
+                        /** @description true: answer `text/event-stream` as the text comes: `event: delta` with `{text}` pieces, then `event: done` with this endpoint's usual answer (or `event: error` with an error body). Errors found before the text starts are answered as usual; a client that leaves stops the route’s call and is charged what it reported (the bound when nothing). A replay of its Idempotency-Key answers the usual JSON */
+                        stream?: boolean;
                         /** @description Assigns the result to a workspace of your team (404 unknown, 403 another team) */
                         workspace_id?: string;
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The answer; with `stream: true`, Server-Sent Events as it comes (see the body’s `stream`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6890,6 +6921,7 @@ export interface paths {
                                 total_tokens: number;
                             };
                         };
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Invalid request (`invalid_request`, with one `details` entry per bad field) */
@@ -10505,7 +10537,7 @@ export interface paths {
         put?: never;
         /**
          * Chat completion (OpenAI-compatible), through POST /api/v1/text/generate
-         * @description Charged exactly as the native text endpoint for the same prompt. `stream: true` answers `text/event-stream` chunks ending with `data: [DONE]`; the text is not streamed internally, so the stream starts when the text is complete and carries it in one chunk. Tools, JSON modes, stop sequences, log probabilities and n > 1 are refused (400). Headers `x-generation-id` and `x-credits-used` name the native generation and its net charge.
+         * @description Charged as the native text endpoint: the bound counts the messages and tool definitions (times `n`), the settled charge is the usage the route reports. Messages, tools, tool_choice, parallel_tool_calls, response_format (json_object, json_schema), stop, seed, top_p, penalties, logprobs/top_logprobs and n go as they are to an OpenAI-compatible route and come back in OpenAI’s shapes (tool_calls, refusal, logprobs, several choices); where the simulator serves the model, tools, JSON modes, log probabilities and n > 1 are refused (400). `stream: true` answers `text/event-stream` chunks as the route sends them (tool-call deltas included), ending with `data: [DONE]`; a client that leaves stops the route’s call and is charged what it reported (the bound when it reported nothing). Headers `x-generation-id` (and, unstreamed, `x-credits-used`) name the native generation and its net charge.
          */
         post: {
             parameters: {
@@ -10537,9 +10569,8 @@ export interface paths {
                      */
                     "application/json": {
                         audio?: unknown | null;
-                        /** @description Accepted and ignored. */
-                        frequency_penalty?: unknown;
-                        /** @description Accepted and ignored. No functions are called. */
+                        frequency_penalty?: number | null;
+                        /** @description Accepted and ignored. Legacy functions are not taken. */
                         function_call?: unknown;
                         functions?: unknown[] | null;
                         /** @description Accepted and ignored. */
@@ -10547,7 +10578,7 @@ export interface paths {
                         logprobs?: boolean | null;
                         max_completion_tokens?: number | null;
                         max_tokens?: number | null;
-                        /** @description system and developer messages become the system prompt; user and assistant messages the prompt (one user message as it is, a conversation as a transcript; see docs/openai.md) */
+                        /** @description Sent as they are to an OpenAI-compatible route (tool messages and assistant tool_calls included); the simulator reads them as a system prompt and a transcript (see docs/openai.md). Content parts: text only */
                         messages: ({
                             audio?: unknown | null;
                             content?: (string | ({
@@ -10579,29 +10610,27 @@ export interface paths {
                          */
                         model: string;
                         n?: number | null;
-                        /** @description Accepted and ignored. */
-                        parallel_tool_calls?: unknown;
+                        parallel_tool_calls?: boolean | null;
                         /** @description Accepted and ignored. */
                         prediction?: unknown;
-                        /** @description Accepted and ignored. */
-                        presence_penalty?: unknown;
+                        presence_penalty?: number | null;
                         /** @description Accepted and ignored. */
                         prompt_cache_key?: unknown;
                         /** @description Accepted and ignored. */
                         reasoning_effort?: unknown;
                         response_format?: ({
                             /**
-                             * @description Only `text`; JSON modes are refused
-                             * @example text
+                             * @description JSON modes: an OpenAI-compatible route only
+                             * @example json_object
+                             * @enum {unknown}
                              */
-                            type: string;
+                            type: "text" | "json_object" | "json_schema";
                         } & {
                             [key: string]: unknown;
                         }) | null;
                         /** @description Accepted and ignored. */
                         safety_identifier?: unknown;
-                        /** @description Accepted and ignored. The text is already deterministic where the model is. */
-                        seed?: unknown;
+                        seed?: number | null;
                         /** @description Accepted and ignored. */
                         service_tier?: unknown;
                         stop?: (string | string[]) | null;
@@ -10615,12 +10644,12 @@ export interface paths {
                             [key: string]: unknown;
                         }) | null;
                         temperature?: number | null;
-                        /** @description Accepted and ignored. No tools are called. */
-                        tool_choice?: unknown;
-                        tools?: unknown[] | null;
+                        tool_choice?: unknown | null;
+                        tools?: {
+                            [key: string]: unknown;
+                        }[] | null;
                         top_logprobs?: number | null;
-                        /** @description Accepted and ignored. */
-                        top_p?: unknown;
+                        top_p?: number | null;
                         /** @description Accepted and ignored. */
                         user?: unknown;
                         /** @description Accepted and ignored. */
@@ -10642,15 +10671,25 @@ export interface paths {
                         "application/json": {
                             choices: {
                                 /** @enum {unknown} */
-                                finish_reason: "stop" | "length" | "content_filter";
+                                finish_reason: "stop" | "length" | "content_filter" | "tool_calls" | "function_call";
                                 index: number;
-                                logprobs: null;
+                                logprobs: unknown | null;
                                 message: {
                                     annotations: unknown[];
-                                    content: string;
-                                    refusal: null;
+                                    content: string | null;
+                                    refusal: string | null;
                                     /** @enum {string} */
                                     role: "assistant";
+                                    tool_calls?: {
+                                        function: {
+                                            /** @description JSON, as the model wrote it */
+                                            arguments: string;
+                                            name: string;
+                                        };
+                                        id: string;
+                                        /** @example function */
+                                        type: string;
+                                    }[];
                                 };
                             }[];
                             /** @description Unix seconds */

@@ -1,5 +1,5 @@
 // Text as it is generated, through the service's OpenAI-compatible door (POST /v1/chat/completions
-// with stream: true): the native text endpoint answers the whole text at once.
+// with stream: true): each piece the model's route streams is yielded as soon as it arrives.
 import { createParser } from 'eventsource-parser';
 import { ApiError, type ApiErrorInit, type ErrorCode, errorFromResponse } from './errors.js';
 

@@ -9,7 +9,23 @@ import type { ChatCompletion, ChatCompletionBody, ChatCompletionChunk, ChatMessa
 
 type ChatBody = Static<typeof ChatCompletionBody>;
 type Message = Static<typeof ChatMessage>;
-type FinishReason = 'stop' | 'length' | 'content_filter';
+type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'function_call';
+
+/** The chat fields the door passes on as they are (the native `chat`), by their OpenAI names. */
+const PASSED = [
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'stop',
+  'seed',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'logprobs',
+  'top_logprobs',
+  'n',
+] as const;
 
 /** Native text request fields → OpenAI chat request fields, for the `param` of an error. */
 export const CHAT_PARAMS: Record<string, string> = {
@@ -18,6 +34,8 @@ export const CHAT_PARAMS: Record<string, string> = {
   'settings.system_prompt': 'messages',
   'settings.max_tokens': 'max_tokens',
   'settings.temperature': 'temperature',
+  'chat.messages': 'messages',
+  ...Object.fromEntries(PASSED.map((field) => [`chat.${field}`, field])),
 };
 
 /**
@@ -49,41 +67,39 @@ function textOf(message: Message, index: number): string {
     .join('');
 }
 
-const ROLE_LABEL = { user: 'User', assistant: 'Assistant' } as const;
+const ROLE_LABEL = { user: 'User', assistant: 'Assistant', tool: 'Tool' } as const;
+
+/** What an assistant message says in a transcript: its text, and the tools it called. */
+function assistantText(message: Message, text: string): string {
+  const calls = (message.tool_calls ?? []).map((raw) => {
+    const fn = (raw as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+    return `[called ${String(fn?.name ?? 'a tool')}(${typeof fn?.arguments === 'string' ? fn.arguments : ''})]`;
+  });
+  return [text, ...calls].filter((part) => part !== '').join('\n');
+}
 
 /**
- * The native text request of a chat request. system and developer messages, joined by a blank
- * line, are the system prompt. One user message is the prompt as it is; a conversation is a
- * transcript, a paragraph per message, `User: ...` and `Assistant: ...`, in order. What the
- * service cannot honour (tools, JSON modes, stop sequences, log probabilities, audio, several
- * choices) is refused rather than ignored.
+ * The native text request of a chat request. Its messages and the fields an OpenAI-compatible
+ * route takes (tools, tool_choice, response_format, stop, seed, top_p, penalties, logprobs, n) go
+ * as they are in `chat`; the prompt and system prompt (what the simulator reads, and the native
+ * endpoint requires) are the messages as text: system and developer messages, joined by a blank
+ * line, are the system prompt; one user message is the prompt as it is, a conversation a
+ * transcript, a paragraph per message (`User: ...`, `Assistant: ...`, `Tool: ...`), in order.
+ * Audio, legacy functions and parts that are not text are refused (text models).
  */
 export function nativeTextRequest(body: ChatBody, model: string): Static<typeof TextGenerateBody> {
-  if (body.tools && body.tools.length > 0) invalid('tools', 'tool calls are not supported by this service');
-  if (body.functions && body.functions.length > 0) invalid('functions', 'function calls are not supported');
-  const format = body.response_format?.type;
-  if (format !== undefined && format !== 'text') {
-    invalid('response_format', `only 'text' is supported; '${format}' is not`);
-  }
-  const stops = body.stop === undefined || body.stop === null ? [] : [body.stop].flat();
-  if (stops.length > 0) invalid('stop', 'stop sequences are not supported');
-  if (body.logprobs === true) invalid('logprobs', 'log probabilities are not available');
-  if (body.top_logprobs) invalid('top_logprobs', 'log probabilities are not available');
+  if (body.functions && body.functions.length > 0) invalid('functions', 'legacy functions are not taken: use tools');
   if (body.audio !== undefined && body.audio !== null) invalid('audio', 'audio output is not supported');
   if (body.modalities?.some((m) => m !== 'text')) invalid('modalities', "only ['text'] is supported");
 
   const system: string[] = [];
-  const turns: Array<{ role: 'user' | 'assistant'; text: string }> = [];
+  const turns: Array<{ role: 'user' | 'assistant' | 'tool'; text: string }> = [];
   body.messages.forEach((message, i) => {
-    if (message.role === 'tool' || message.role === 'function') {
-      invalid(`messages[${i}].role`, `'${message.role}' messages are not supported (no tool calls)`);
-    }
-    if (message.tool_calls && message.tool_calls.length > 0) {
-      invalid(`messages[${i}].tool_calls`, 'tool calls are not supported');
-    }
+    if (message.role === 'function') invalid(`messages[${i}].role`, "'function' messages are not taken: use tools");
     const text = textOf(message, i);
     if (message.role === 'system' || message.role === 'developer') system.push(text);
-    else if (message.role === 'user' || message.role === 'assistant') turns.push({ role: message.role, text });
+    else if (message.role === 'assistant') turns.push({ role: 'assistant', text: assistantText(message, text) });
+    else turns.push({ role: message.role, text });
   });
   if (!turns.some((t) => t.role === 'user' && t.text.trim() !== '')) {
     invalid('messages', 'needs at least one user message with text');
@@ -96,17 +112,79 @@ export function nativeTextRequest(body: ChatBody, model: string): Static<typeof 
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
     ...(body.temperature !== undefined && body.temperature !== null ? { temperature: body.temperature } : {}),
   };
-  return { prompt, model, ...(Object.keys(settings).length > 0 ? { settings } : {}) };
+  const given = body as Record<string, unknown>;
+  const passed = Object.fromEntries(
+    PASSED.filter((field) => given[field] !== undefined && given[field] !== null).map((field) => [field, given[field]]),
+  );
+  // An empty list of stop sequences or tools says nothing.
+  if (Array.isArray(passed.stop) && passed.stop.length === 0) delete passed.stop;
+  if (Array.isArray(passed.tools) && passed.tools.length === 0) {
+    delete passed.tools;
+    delete passed.tool_choice;
+    delete passed.parallel_tool_calls;
+  }
+  if (passed.logprobs === false) delete passed.logprobs;
+  const chat = { messages: body.messages as Array<Record<string, unknown>>, ...passed };
+  return { prompt, model, ...(Object.keys(settings).length > 0 ? { settings } : {}), chat } as Static<
+    typeof TextGenerateBody
+  >;
 }
 
 function invalid(field: string, message: string): never {
   throw invalidField(field, message);
 }
 
-/** The finish reason a text item recorded (the vendor's, or the simulator's), as OpenAI names them. */
-export function finishReasonOf(result: Record<string, unknown> | null | undefined): FinishReason {
-  const reason = result?.finish_reason;
-  return reason === 'length' || reason === 'content_filter' ? reason : 'stop';
+const FINISH_REASONS = new Set(['stop', 'length', 'content_filter', 'tool_calls', 'function_call']);
+
+/** A finish reason as OpenAI names them (the simulator's and every vendor's are among them; else stop). */
+function finishReason(reason: unknown): FinishReason {
+  return typeof reason === 'string' && FINISH_REASONS.has(reason) ? (reason as FinishReason) : 'stop';
+}
+
+type Choice = Static<typeof ChatCompletion>['choices'][number];
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/**
+ * The choices of a text item's answer: those the route gave (tool calls, refusals, log
+ * probabilities, several choices), or one of its text and finish reason.
+ */
+export function choicesOf(text: string, result: Record<string, unknown> | null | undefined): Choice[] {
+  const given = Array.isArray(result?.choices) ? result.choices : undefined;
+  if (!given) {
+    return [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null, annotations: [] },
+        logprobs: null,
+        finish_reason: finishReason(result?.finish_reason),
+      },
+    ];
+  }
+  return given.map((raw, i) => {
+    const choice = record(raw) ?? {};
+    const message = record(choice.message) ?? {};
+    const content = message.content;
+    const toolCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : null;
+    return {
+      index: typeof choice.index === 'number' ? choice.index : i,
+      message: {
+        role: 'assistant' as const,
+        content:
+          typeof content === 'string'
+            ? content
+            : Array.isArray(content)
+              ? content.map((part) => String(record(part)?.text ?? '')).join('')
+              : null,
+        refusal: typeof message.refusal === 'string' ? message.refusal : null,
+        ...(toolCalls ? { tool_calls: toolCalls as Choice['message']['tool_calls'] } : {}),
+        annotations: Array.isArray(message.annotations) ? message.annotations : [],
+      },
+      logprobs: choice.logprobs ?? null,
+      finish_reason: finishReason(choice.finish_reason),
+    };
+  });
 }
 
 /** What a chat answer is made of: the native text answer and what the door adds. */
@@ -114,8 +192,7 @@ export interface ChatAnswer {
   id: string;
   created: number;
   model: string;
-  text: string;
-  finishReason: FinishReason;
+  choices: Choice[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
@@ -126,45 +203,57 @@ export function chatCompletion(answer: ChatAnswer): Static<typeof ChatCompletion
     object: 'chat.completion',
     created: answer.created,
     model: answer.model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: answer.text, refusal: null, annotations: [] },
-        logprobs: null,
-        finish_reason: answer.finishReason,
-      },
-    ],
+    choices: answer.choices,
     usage: answer.usage,
     system_fingerprint: null,
   };
 }
 
-/**
- * The Server-Sent Events of a streamed answer: the role, the content, the finish reason, the usage
- * (when asked for: then every chunk carries `usage: null` but the last), and `[DONE]`. The native
- * text is not streamed, so the content comes in one chunk once it is complete.
- */
-export function chatCompletionEvents(answer: ChatAnswer, includeUsage: boolean): string {
-  const chunk = (
-    choices: ChatCompletionChunk['choices'],
-    usage?: ChatCompletionChunk['usage'],
-  ): ChatCompletionChunk => ({
-    id: answer.id,
+/** The frame of the chunks of one answer. */
+export interface ChunkFrame {
+  id: string;
+  created: number;
+  model: string;
+  includeUsage: boolean;
+}
+
+/** One chat.completion.chunk of an answer. */
+export function chunkOf(
+  frame: ChunkFrame,
+  choices: ChatCompletionChunk['choices'],
+  usage?: ChatCompletionChunk['usage'],
+): ChatCompletionChunk {
+  return {
+    id: frame.id,
     object: 'chat.completion.chunk',
-    created: answer.created,
-    model: answer.model,
+    created: frame.created,
+    model: frame.model,
     system_fingerprint: null,
     choices,
-    ...(includeUsage ? { usage: usage ?? null } : {}),
-  });
-  const choice = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null = null) => [
-    { index: 0, delta, logprobs: null, finish_reason: finish },
-  ];
-  const chunks = [
-    chunk(choice({ role: 'assistant', content: '', refusal: null })),
-    ...(answer.text === '' ? [] : [chunk(choice({ content: answer.text }))]),
-    chunk(choice({}, answer.finishReason)),
-    ...(includeUsage ? [chunk([], answer.usage)] : []),
-  ];
-  return `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+    ...(frame.includeUsage ? { usage: usage ?? null } : {}),
+  };
+}
+
+/**
+ * The chunks of a whole answer, when nothing was streamed (an Idempotency-Key's replay): per
+ * choice the role, the content, the tool calls and the finish reason, then the usage when asked for.
+ */
+export function answerChunks(frame: ChunkFrame, answer: ChatAnswer): ChatCompletionChunk[] {
+  const chunks: ChatCompletionChunk[] = [];
+  for (const choice of answer.choices) {
+    const one = (delta: ChatCompletionChunk['choices'][number]['delta'], finish: FinishReason | null = null) => [
+      { index: choice.index, delta, logprobs: finish === null ? null : choice.logprobs, finish_reason: finish },
+    ];
+    chunks.push(chunkOf(frame, one({ role: 'assistant', content: '', refusal: null })));
+    const { content, refusal, tool_calls } = choice.message;
+    if (content) chunks.push(chunkOf(frame, one({ content })));
+    if (refusal) chunks.push(chunkOf(frame, one({ refusal })));
+    if (tool_calls) {
+      const calls = tool_calls.map((call, index) => ({ index, ...(call as Record<string, unknown>) }));
+      chunks.push(chunkOf(frame, one({ tool_calls: calls })));
+    }
+    chunks.push(chunkOf(frame, one({}, choice.finish_reason)));
+  }
+  if (frame.includeUsage) chunks.push(chunkOf(frame, [], answer.usage));
+  return chunks;
 }

@@ -104,6 +104,17 @@ export function nativeAnswerError(
   );
 }
 
+/**
+ * The OpenAI error body of an error raised after a stream started (it is sent as the stream's last
+ * event, as OpenAI's servers do): an AppError's, or an internal error's.
+ */
+export function openAiErrorPayload(err: unknown): OpenAiErrorPayload {
+  if (err instanceof DoorError) return openAiPayload(err.message, err.type, null, err.code);
+  if (!(err instanceof AppError)) return openAiPayload('Internal error', 'server_error', null, null);
+  const mapped = OPENAI_ERRORS[err.code];
+  return openAiPayload(err.message, mapped.type, err.details?.[0]?.field ?? null, mapped.code);
+}
+
 function openAiPayload(message: string, type: string, param: string | null, code: string | null): OpenAiErrorPayload {
   return { error: { message, type, param, code } };
 }

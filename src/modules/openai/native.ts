@@ -8,7 +8,8 @@ import { nativeAnswerError } from './errors.ts';
 
 /**
  * POSTs `body` to the native endpoint `path` as the caller, and answers its JSON body; an error
- * answer is raised, its fields renamed by `params` (native field → OpenAI field).
+ * answer is raised, its fields renamed by `params` (native field → OpenAI field). `extraHeaders`
+ * go along (a stream offered to the native endpoint).
  */
 export async function callNative<T>(
   app: App,
@@ -16,8 +17,13 @@ export async function callNative<T>(
   path: string,
   body: unknown,
   params: Record<string, string>,
+  extraHeaders: Record<string, string> = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': request.id };
+  const headers: Record<string, string> = {
+    ...extraHeaders,
+    'content-type': 'application/json',
+    'x-request-id': request.id,
+  };
   if (request.headers.authorization) headers.authorization = request.headers.authorization;
   const key = request.headers['idempotency-key'];
   if (typeof key === 'string') headers['idempotency-key'] = key;

@@ -5,14 +5,8 @@ import { readFirstItemResult } from '../../engine/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readStored } from '../../storage/read.ts';
 import { apiKeyAuthHook } from '../api-keys/hooks.ts';
-import {
-  CHAT_PARAMS,
-  chatCompletion,
-  chatCompletionEvents,
-  finishReasonOf,
-  nativeTextRequest,
-  textModelId,
-} from './chat.ts';
+import { CHAT_PARAMS, type ChatAnswer, chatCompletion, choicesOf, nativeTextRequest, textModelId } from './chat.ts';
+import { streamChat, type TextAnswer } from './chat-stream.ts';
 import { installOpenAiErrors } from './errors.ts';
 import { completedUrls, IMAGE_PARAMS, nativeImageRequest, waitForGeneration } from './images.ts';
 import { doorModels } from './models.ts';
@@ -36,13 +30,6 @@ const tags = ['OpenAI-compatible'];
 const security = [{ apiKey: [] }];
 
 /** What the native endpoints answer, as far as the door reads it. */
-interface TextAnswer {
-  generation_id: string;
-  text: string;
-  model: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  credits_used: number;
-}
 interface Accepted {
   generation_id: string;
 }
@@ -93,11 +80,15 @@ export default async function openAiRoutes(app: App): Promise<void> {
         security,
         summary: 'Chat completion (OpenAI-compatible), through POST /api/v1/text/generate',
         description:
-          'Charged exactly as the native text endpoint for the same prompt. `stream: true` answers ' +
-          '`text/event-stream` chunks ending with `data: [DONE]`; the text is not streamed internally, so the ' +
-          'stream starts when the text is complete and carries it in one chunk. Tools, JSON modes, stop ' +
-          'sequences, log probabilities and n > 1 are refused (400). Headers `x-generation-id` and ' +
-          '`x-credits-used` name the native generation and its net charge.',
+          'Charged as the native text endpoint: the bound counts the messages and tool definitions (times `n`), ' +
+          'the settled charge is the usage the route reports. Messages, tools, tool_choice, parallel_tool_calls, ' +
+          'response_format (json_object, json_schema), stop, seed, top_p, penalties, logprobs/top_logprobs and n ' +
+          'go as they are to an OpenAI-compatible route and come back in OpenAI’s shapes (tool_calls, refusal, ' +
+          'logprobs, several choices); where the simulator serves the model, tools, JSON modes, log probabilities ' +
+          'and n > 1 are refused (400). `stream: true` answers `text/event-stream` chunks as the route sends them ' +
+          '(tool-call deltas included), ending with `data: [DONE]`; a client that leaves stops the route’s call and ' +
+          'is charged what it reported (the bound when it reported nothing). Headers `x-generation-id` (and, ' +
+          'unstreamed, `x-credits-used`) name the native generation and its net charge.',
         headers: DoorHeaders,
         body: ChatCompletionBody,
         response: {
@@ -120,22 +111,23 @@ export default async function openAiRoutes(app: App): Promise<void> {
         'settings.max_tokens': body.max_completion_tokens == null ? 'max_tokens' : 'max_completion_tokens',
       };
       const native = nativeTextRequest(body, model);
-      const answer = await callNative<TextAnswer>(app, request, '/api/v1/text/generate', native, params);
-      const completion = {
+      /** The chat answer of the native one: the choices the text item recorded (the native answer has its text only). */
+      const answerOf = async (answer: TextAnswer): Promise<ChatAnswer> => ({
         id: `chatcmpl-${answer.generation_id}`,
         created: unixNow(),
         model: answer.model,
-        text: answer.text,
-        // What the text item recorded: the native answer leaves out its finish reason.
-        finishReason: finishReasonOf(
+        choices: choicesOf(
+          answer.text,
           await readFirstItemResult(app.deps.pool, answer.generation_id, request.principal.teamId),
         ),
         usage: answer.usage,
-      };
-      reply.header('x-generation-id', answer.generation_id).header('x-credits-used', String(answer.credits_used));
-      if (body.stream !== true) return chatCompletion(completion);
-      reply.type('text/event-stream; charset=utf-8').header('cache-control', 'no-cache');
-      return reply.send(chatCompletionEvents(completion, body.stream_options?.include_usage === true));
+      });
+      if (body.stream !== true) {
+        const answer = await callNative<TextAnswer>(app, request, '/api/v1/text/generate', native, params);
+        reply.header('x-generation-id', answer.generation_id).header('x-credits-used', String(answer.credits_used));
+        return chatCompletion(await answerOf(answer));
+      }
+      return streamChat(app, request, reply, native, params, answerOf);
     },
   );
 

@@ -94,13 +94,21 @@ export const ChatCompletionBody = Type.Object(
       minItems: 1,
       maxItems: 1000,
       description:
-        'system and developer messages become the system prompt; user and assistant messages the prompt ' +
-        '(one user message as it is, a conversation as a transcript; see docs/openai.md)',
+        'Sent as they are to an OpenAI-compatible route (tool messages and assistant tool_calls included); the ' +
+        'simulator reads them as a system prompt and a transcript (see docs/openai.md). Content parts: text only',
     }),
     max_tokens: MaxTokens('The native max_tokens (at most 16000 and the model’s own limit)'),
     max_completion_tokens: MaxTokens('Preferred over max_tokens when both are given'),
     temperature: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2 }))),
-    n: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1, description: 'Only 1' }))),
+    n: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: 8,
+          description: 'Choices (an OpenAI-compatible route only); each is charged for: the bound is n times one',
+        }),
+      ),
+    ),
     stream: Type.Optional(Nullable(Type.Boolean())),
     stream_options: Type.Optional(
       Nullable(
@@ -111,29 +119,49 @@ export const ChatCompletionBody = Type.Object(
       ),
     ),
     stop: Type.Optional(
-      Nullable(Type.Union([Type.String(), Type.Array(Type.String())], { description: 'Refused unless empty' })),
+      Nullable(
+        Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 4 })], {
+          description: 'Passed on; the simulator cuts its text at the first',
+        }),
+      ),
     ),
-    logprobs: Type.Optional(Nullable(Type.Boolean({ description: 'Refused when true' }))),
-    top_logprobs: Type.Optional(Nullable(Type.Integer({ description: 'Refused unless 0' }))),
+    logprobs: Type.Optional(Nullable(Type.Boolean({ description: 'An OpenAI-compatible route only' }))),
+    top_logprobs: Type.Optional(
+      Nullable(Type.Integer({ minimum: 0, maximum: 20, description: 'An OpenAI-compatible route only' })),
+    ),
     response_format: Type.Optional(
       Nullable(
         Type.Object(
-          { type: Type.String({ description: 'Only `text`; JSON modes are refused', examples: ['text'] }) },
+          {
+            type: Type.Enum(['text', 'json_object', 'json_schema'], {
+              description: 'JSON modes: an OpenAI-compatible route only',
+              examples: ['json_object'],
+            }),
+          },
           { additionalProperties: true },
         ),
       ),
     ),
-    tools: Type.Optional(Nullable(Type.Array(Type.Unknown(), { description: 'Refused unless empty' }))),
-    functions: Type.Optional(Nullable(Type.Array(Type.Unknown(), { description: 'Refused unless empty' }))),
-    tool_choice: Ignored('No tools are called.'),
-    function_call: Ignored('No functions are called.'),
-    parallel_tool_calls: Ignored(''),
+    tools: Type.Optional(
+      Nullable(
+        Type.Array(Type.Object({}, { additionalProperties: true }), {
+          maxItems: 128,
+          description: 'Passed on: an OpenAI-compatible route only (the simulator calls no tools: 400)',
+        }),
+      ),
+    ),
+    functions: Type.Optional(
+      Nullable(Type.Array(Type.Unknown(), { description: 'Legacy functions: refused unless empty (use tools)' })),
+    ),
+    tool_choice: Type.Optional(Nullable(Type.Unknown({ description: 'Passed on with tools' }))),
+    function_call: Ignored('Legacy functions are not taken.'),
+    parallel_tool_calls: Type.Optional(Nullable(Type.Boolean({ description: 'Passed on with tools' }))),
     modalities: Type.Optional(Nullable(Type.Array(Type.String(), { description: "Only ['text']" }))),
     audio: Type.Optional(Nullable(Type.Unknown({ description: 'Refused unless null' }))),
-    seed: Ignored('The text is already deterministic where the model is.'),
-    top_p: Ignored(''),
-    frequency_penalty: Ignored(''),
-    presence_penalty: Ignored(''),
+    seed: Type.Optional(Nullable(Type.Integer({ description: 'Passed on (the simulator is deterministic anyway)' }))),
+    top_p: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Passed on' }))),
+    frequency_penalty: Type.Optional(Nullable(Type.Number({ minimum: -2, maximum: 2, description: 'Passed on' }))),
+    presence_penalty: Type.Optional(Nullable(Type.Number({ minimum: -2, maximum: 2, description: 'Passed on' }))),
     logit_bias: Ignored(''),
     user: Ignored(''),
     safety_identifier: Ignored(''),
@@ -167,7 +195,16 @@ const Usage = Type.Object({
   total_tokens: Type.Integer(),
 });
 
-const FinishReason = Type.Enum(['stop', 'length', 'content_filter']);
+const FinishReason = Type.Enum(['stop', 'length', 'content_filter', 'tool_calls', 'function_call']);
+
+const ToolCall = Type.Object({
+  id: Type.String(),
+  type: Type.String({ examples: ['function'] }),
+  function: Type.Object({
+    name: Type.String(),
+    arguments: Type.String({ description: 'JSON, as the model wrote it' }),
+  }),
+});
 
 export const ChatCompletion = Type.Object({
   id: Type.String({ description: '`chatcmpl-` and the generation id', examples: ['chatcmpl-gen_01jb...'] }),
@@ -179,11 +216,12 @@ export const ChatCompletion = Type.Object({
       index: Type.Integer(),
       message: Type.Object({
         role: Type.Literal('assistant'),
-        content: Type.String(),
-        refusal: Type.Null(),
+        content: Nullable(Type.String()),
+        refusal: Nullable(Type.String()),
+        tool_calls: Type.Optional(Type.Array(ToolCall)),
         annotations: Type.Array(Type.Unknown()),
       }),
-      logprobs: Type.Null(),
+      logprobs: Nullable(Type.Unknown({ description: "The route's log probabilities, when asked for" })),
       finish_reason: FinishReason,
     }),
   ),
@@ -200,11 +238,11 @@ export interface ChatCompletionChunk {
   system_fingerprint: null;
   choices: Array<{
     index: number;
-    delta: { role?: 'assistant'; content?: string; refusal?: null };
-    logprobs: null;
-    finish_reason: 'stop' | 'length' | 'content_filter' | null;
+    delta: { role?: 'assistant'; content?: string | null; refusal?: string | null; tool_calls?: unknown[] };
+    logprobs: unknown;
+    finish_reason: string | null;
   }>;
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  usage?: Record<string, unknown> | null;
 }
 
 // ---- images --------------------------------------------------------------------------------------

@@ -10,5 +10,12 @@ export const TextInput = Type.Object({
   price: Type.Object({ input_per_1k: Type.Number(), output_per_1k: Type.Number() }),
   /** The team's price multiplier when the request was accepted (absent: 1); the settled cost is scaled by it. */
   price_multiplier: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  /** An OpenAI chat request's own fields (the door's, or the native `chat`), for an OpenAI-compatible route. */
+  chat: Type.Optional(
+    Type.Object(
+      { messages: Type.Array(Type.Record(Type.String(), Type.Unknown())), n: Type.Optional(Type.Integer()) },
+      { additionalProperties: true },
+    ),
+  ),
 });
 export type TextInput = Static<typeof TextInput>;

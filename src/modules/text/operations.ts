@@ -2,7 +2,7 @@ import { OperationName } from '../../catalog/operation-names.ts';
 import { operationOf } from '../../engine/operation.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
 import { tokenCredits } from '../../lib/tokens.ts';
-import type { ProviderOutput } from '../../providers/types.ts';
+import type { ChatPassthrough, ProviderOutput } from '../../providers/types.ts';
 import { TextInput } from './inputs.ts';
 
 /** text/generate for a vendor: the prompt, the system prompt and the bounds it was charged for. */
@@ -17,6 +17,7 @@ const textForVendor = (ctx: ExecutionContext, item: ExecutableItem<TextInput>): 
       temperature: r.temperature,
       maxTokens: r.max_tokens,
       price: r.price,
+      ...(r.chat ? { chat: r.chat as ChatPassthrough } : {}),
     },
     expects: 'text',
   };

@@ -1,6 +1,7 @@
 import type { App } from '../../app-types.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { planTextGenerate, TextGenerateBody, TextGenerateResponse } from './service.ts';
+import { textStream } from './streams.ts';
 
 export default async function textRoutes(app: App): Promise<void> {
   defineGenerationEndpoint(app, {
@@ -16,6 +17,7 @@ export default async function textRoutes(app: App): Promise<void> {
     errors: [403, 404],
     sync: true,
     plan: planTextGenerate,
+    stream: textStream,
     respond: (created, plan, _body, result) => {
       const item = result?.items[0]?.result ?? {};
       const usage = (item.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }) as {

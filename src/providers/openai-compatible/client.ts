@@ -10,9 +10,11 @@ import {
   type Provider,
   ProviderError,
   type ProviderOutput,
+  type StreamSink,
   type SubmitRequest,
   type SubmitResult,
 } from '../types.ts';
+import { readChatStream } from './stream.ts';
 
 /** OpenRouter's API, the default base URL. */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -275,6 +277,131 @@ function chatOutput(
   return output;
 }
 
+/**
+ * The output of a chat request's completion (the door's passthrough) or of a stream that was cut:
+ * its choices as the server gave them (tool calls, refusals, log probabilities, several choices)
+ * beside the first choice's text, the usage, the finish reason and the model. What the server
+ * refused is an answer here, not an error; a completion without choices is one, unless the one
+ * waiting left (then it is what there was: nothing, charged as the server reports or at its bound).
+ */
+function passthroughOutput(
+  vendor: string,
+  response: { status: number; headers: Headers },
+  body: Record<string, unknown>,
+  model: string,
+  cut: boolean,
+): ProviderOutput {
+  const choices = (Array.isArray(body.choices) ? body.choices : [])
+    .map((choice) => asRecord(choice))
+    .filter((choice) => choice !== undefined);
+  if (!cut && choices.length === 0) {
+    if (body.error !== undefined) {
+      throw errorAnswer(vendor, readError(body).status ?? 502, response.headers, JSON.stringify(body));
+    }
+    throw new ProviderError(`${vendor} answered no choices (HTTP ${response.status})`, true, {
+      kind: 'unavailable',
+      vendorCode: String(response.status),
+    });
+  }
+  const first = choices[0];
+  const message = asRecord(first?.message);
+  const finishReason = typeof first?.finish_reason === 'string' ? first.finish_reason : null;
+  if (!cut && finishReason === 'error') {
+    const said = nonEmpty(asRecord(body.error)?.message) ?? nonEmpty(asRecord(first?.error)?.message);
+    throw new ProviderError(`${vendor} failed while answering${said ? `: ${capped(said)}` : ''}`, true, {
+      kind: 'unavailable',
+      vendorCode: `${response.status} error`,
+    });
+  }
+  const text = contentText(message?.content) ?? '';
+  const toolCalls = Array.isArray(message?.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : null;
+  const refusal = nonEmpty(message?.refusal);
+  // The file of the item: the text, or what the answer is instead of text (its tool calls, a refusal).
+  const file = text !== '' ? text : toolCalls ? JSON.stringify(toolCalls) : (refusal ?? '');
+  const usage = asRecord(body.usage);
+  const cost = finite(usage?.cost);
+  const output: ProviderOutput = {
+    files: [{ data: Buffer.from(file, 'utf8'), contentType: TEXT_TYPE }],
+    metadata: {
+      text,
+      usage: usageOf(usage),
+      finish_reason: finishReason,
+      model: nonEmpty(body.model) ?? model,
+      id: nonEmpty(body.id) ?? null,
+      choices,
+      ...(cut ? { cut: true } : {}),
+    },
+  };
+  if (cost !== undefined && cost >= 0) output.vendorCost = cost;
+  return output;
+}
+
+/**
+ * A streamed call's answer: each chunk handed to `stream` as it arrives, then the completion they
+ * make as the output (the plain text request's rules for a text request, the passthrough's for a
+ * chat request or a stream cut short). A server that answers JSON in place of a stream is taken as
+ * it is, its answer handed on as one chunk.
+ */
+async function streamedOutput(
+  vendor: string,
+  response: Response,
+  stream: StreamSink,
+  model: string,
+  chat: boolean,
+): Promise<ProviderOutput> {
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const body = parseObject(await response.text());
+    if (!body) {
+      throw new ProviderError(
+        `${vendor} answered something that is not a JSON object (HTTP ${response.status})`,
+        true,
+        {
+          kind: 'unavailable',
+          vendorCode: String(response.status),
+          maybeAccepted: true,
+        },
+      );
+    }
+    const output = chat
+      ? passthroughOutput(vendor, response, body, model, false)
+      : chatOutput(vendor, response, body, model);
+    const choices = (Array.isArray(body.choices) ? body.choices : []).map((c) => asRecord(c) ?? {});
+    stream.chunk({
+      choices: choices.map((c, index) => ({
+        index: typeof c.index === 'number' ? c.index : index,
+        delta: asRecord(c.message) ?? {},
+        logprobs: c.logprobs ?? null,
+        finish_reason: typeof c.finish_reason === 'string' ? c.finish_reason : null,
+      })),
+      usage: asRecord(body.usage) ?? null,
+    });
+    return output;
+  }
+  let streamed: Awaited<ReturnType<typeof readChatStream>>;
+  try {
+    streamed = await readChatStream(response, stream);
+  } catch (err) {
+    // Cut mid-answer: what was handed on cannot be taken back, so no other route tries again.
+    throw new ProviderError(`${vendor} stopped streaming: ${err instanceof Error ? err.message : String(err)}`, false, {
+      kind: 'unavailable',
+      failover: false,
+      vendorCode: String(response.status),
+    });
+  }
+  if (streamed.error) {
+    const error = JSON.stringify({ error: streamed.error });
+    const failure = errorAnswer(vendor, readError({ error: streamed.error }).status ?? 502, response.headers, error);
+    if (streamed.chunks === 0) throw failure;
+    throw new ProviderError(failure.message, false, {
+      kind: failure.kind,
+      failover: false,
+      vendorCode: failure.vendorCode,
+    });
+  }
+  if (chat || streamed.cut) return passthroughOutput(vendor, response, streamed.body, model, streamed.cut);
+  return chatOutput(vendor, response, streamed.body, model);
+}
+
 /** An OpenAI-compatible chat server (OpenRouter by default): synchronous chat completions. */
 export function createOpenAiCompatibleProvider(settings: OpenAiCompatibleSettings): Provider {
   const base = apiBaseUrl(settings.baseUrl);
@@ -289,17 +416,37 @@ export function createOpenAiCompatibleProvider(settings: OpenAiCompatibleSetting
       const model = Object.hasOwn(settings.modelNames, request.endpoint)
         ? (settings.modelNames[request.endpoint] ?? request.endpoint)
         : request.endpoint;
+      const chat = request.request?.kind === 'text' && request.request.chat !== undefined;
+      const { stream } = request;
       let response: Response;
       let text: string;
       try {
         response = await settings.fetch(`${base}/chat/completions`, {
           method: 'POST',
           headers: headersFor(settings, true),
-          body: JSON.stringify({ ...request.input, model, stream: false }),
-          signal: request.signal,
+          body: JSON.stringify({
+            ...request.input,
+            model,
+            // Streamed, the usage comes in a last chunk when asked for.
+            ...(stream ? { stream: true, stream_options: { include_usage: true } } : { stream: false }),
+          }),
+          signal: stream
+            ? AbortSignal.any([request.signal, stream.gone].filter((s) => s !== undefined))
+            : request.signal,
         });
+        if (stream && response.ok)
+          return { kind: 'done', output: await streamedOutput(vendor, response, stream, model, chat) };
         text = await response.text();
       } catch (err) {
+        // The one waiting left before the server answered: the call is stopped, nothing came.
+        if (stream?.gone.aborted && !request.signal?.aborted) {
+          if (err instanceof ProviderError) throw err;
+          return {
+            kind: 'done',
+            output: passthroughOutput(vendor, { status: 0, headers: new Headers() }, {}, model, true),
+          };
+        }
+        if (err instanceof ProviderError) throw err;
         throw noAnswerError(vendor, err, request.signal);
       }
       if (!response.ok) throw errorAnswer(vendor, response.status, response.headers, text);
@@ -312,7 +459,12 @@ export function createOpenAiCompatibleProvider(settings: OpenAiCompatibleSetting
           { kind: 'unavailable', vendorCode: String(response.status), maybeAccepted: true },
         );
       }
-      return { kind: 'done', output: chatOutput(vendor, response, body, model) };
+      return {
+        kind: 'done',
+        output: chat
+          ? passthroughOutput(vendor, response, body, model, false)
+          : chatOutput(vendor, response, body, model),
+      };
     },
 
     async poll(): Promise<PollResult> {

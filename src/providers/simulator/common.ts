@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requestOfKind } from '../mapping.ts';
-import { ProviderError, type ProviderFile, type VendorRequest, type WorkItem } from '../types.ts';
+import { ProviderError, type ProviderFile, type StreamSink, type VendorRequest, type WorkItem } from '../types.ts';
 
 /** What a simulator run is given besides its item. */
 export interface SimulatorContext {
@@ -9,6 +9,8 @@ export interface SimulatorContext {
   /** Latency added to every simulated call. */
   simulatorDelayMs: number;
   signal: AbortSignal;
+  /** Where a streamed text request wants its answer piece by piece. */
+  stream?: StreamSink;
 }
 
 /**

@@ -32,6 +32,7 @@ export function createSimulatorProvider(settings: SimulatorSettings): Provider {
         fetchMedia: settings.fetchMedia,
         simulatorDelayMs: settings.delayMs,
         signal: request.signal ?? new AbortController().signal,
+        ...(request.stream ? { stream: request.stream } : {}),
       };
       const { metadata, ...file } = await run(context, request.item, request.request);
       return { kind: 'done', output: { files: [file], metadata: metadata ?? {} } };
