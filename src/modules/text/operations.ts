@@ -1,6 +1,7 @@
 import { OperationName } from '../../catalog/operation-names.ts';
 import { operationOf } from '../../engine/operation.ts';
 import type { ExecutableItem, ExecutionContext, Operation, VendorWork } from '../../engine/types.ts';
+import { scaleCharge } from '../../lib/multiplier.ts';
 import { tokenCredits } from '../../lib/tokens.ts';
 import type { ChatPassthrough, ProviderOutput } from '../../providers/types.ts';
 import { TextInput } from './inputs.ts';
@@ -39,11 +40,8 @@ const settleText = (item: ExecutableItem<TextInput>, output: ProviderOutput, cha
     completion_tokens: count(reported?.completion_tokens),
     total_tokens: count(reported?.total_tokens) || count(reported?.prompt_tokens) + count(reported?.completion_tokens),
   };
-  const multiplier = r.price_multiplier ?? 1;
   const cost = reported
-    ? Math.ceil(
-        Math.round(tokenCredits(usage.prompt_tokens, usage.completion_tokens, r.price) * multiplier * 1e6) / 1e6,
-      )
+    ? scaleCharge(tokenCredits(usage.prompt_tokens, usage.completion_tokens, r.price), r.price_multiplier ?? 1)
     : undefined;
   const credits = cost === undefined ? charged : Math.min(cost, charged);
   return {
