@@ -18,6 +18,12 @@ const BATCH = 500;
 // The jobs that run an item: its own, and the polls of its vendor job.
 const ITEM_TASKS = [ITEM_TASK, VENDOR_POLL_TASK];
 
+/** How an item ends whose synchronous request's process stopped while running it. */
+const INTERRUPTED = {
+  error: 'Interrupted: the process running this synchronous request stopped before it finished',
+  errorKind: 'interrupted',
+};
+
 export interface SweepReport {
   requeuedItems: number;
   failedItems: number;
@@ -38,8 +44,9 @@ export interface SweepOptions {
 /**
  * One pass of the recovery sweep: fails and refunds items past their deadline (exactly once:
  * the item's status guard), queues again the items that nothing is running or will run (a lost
- * or spent job, a completion lost in an outage), and queues again the webhook deliveries left
- * pending the same way. Safe beside a concurrent sweep and beside running work: every change
+ * or spent job, a completion lost in an outage), fails and refunds the items of synchronous
+ * requests whose process stopped (their lease lapsed), and queues again the webhook deliveries
+ * left pending the same way. Safe beside a concurrent sweep and beside running work: every change
  * re-checks its condition under the row's lock.
  */
 export async function sweepOnce(
@@ -58,7 +65,13 @@ export async function sweepOnce(
     if (await stopItem(pool, services, operations, item, failure, options)) report.failedItems += 1;
   }
   if (!options.judgeLeases) return report;
-  for (const id of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {
+  for (const { id, in_request: inRequest } of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {
+    if (inRequest) {
+      // Its request's process died mid-call: nobody waits for it, so it ends (refunded once).
+      const item = await sql.selectUnfinishedItem(pool, id);
+      if (item && (await stopItem(pool, services, operations, item, INTERRUPTED, options))) report.failedItems += 1;
+      continue;
+    }
     const requeued = await withTransaction(pool, async (client) => {
       if (!(await sql.lockStrandedItem(client, ITEM_TASKS, id))) return false;
       await sql.deleteJobsFor(client, ITEM_TASKS, 'item_id', id);

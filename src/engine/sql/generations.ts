@@ -32,6 +32,8 @@ export interface ItemInsert {
   input: unknown;
   price: number;
   storageToken: string;
+  /** Run by the synchronous request that accepts it, in its own process: no job (migration 0034). */
+  inRequest?: boolean;
 }
 
 export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
@@ -71,10 +73,11 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
 /** All items of a generation in one statement. */
 export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
   await db.query(
-    `insert into generation_items (id, generation_id, position, type, model, input, price, storage_token)
-     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token
+    `insert into generation_items (id, generation_id, position, type, model, input, price, storage_token, in_request)
+     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, coalesce(x.in_request, false)
      from jsonb_to_recordset($2::jsonb)
-       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text)`,
+       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
+            in_request boolean)`,
     [
       generationId,
       JSON.stringify(
@@ -86,6 +89,7 @@ export async function insertItems(db: Queryable, generationId: string, items: It
           input: i.input,
           price: i.price,
           storage_token: i.storageToken,
+          in_request: i.inRequest ?? false,
         })),
       ),
     ],

@@ -14,11 +14,15 @@ const RUNNABLE_JOB = `
 
 /**
  * Unfinished items whose lease has run out (or that never had one) and that no runnable job
- * will pick up, oldest first.
+ * will pick up, oldest first; `in_request`: a synchronous request ran it in a process now gone.
  */
-export async function selectStrandedItems(db: Queryable, tasks: string[], limit: number): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `select i.id from generation_items i
+export async function selectStrandedItems(
+  db: Queryable,
+  tasks: string[],
+  limit: number,
+): Promise<Array<{ id: string; in_request: boolean }>> {
+  const { rows } = await db.query<{ id: string; in_request: boolean }>(
+    `select i.id, i.in_request from generation_items i
      where i.status in ('QUEUED', 'PROCESSING')
        and (i.lease_expires_at is null or i.lease_expires_at < now())
        and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
@@ -28,7 +32,7 @@ export async function selectStrandedItems(db: Queryable, tasks: string[], limit:
      limit $2::int`,
     [tasks, limit],
   );
-  return rows.map((r) => r.id);
+  return rows;
 }
 
 /**
