@@ -161,10 +161,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         return reply.send(JSON.stringify(quote));
       }
       // Copying the inputs may take long (LoRA weights): a team that cannot pay is refused first.
-      // The transaction that accepts the request checks the balance again. A retry finishing the
-      // generation its first attempt paid for is not refused for what that attempt charged.
+      // The transaction that accepts the request checks the balance again (alone, when there is
+      // nothing to copy: the same 402). A retry finishing the generation its first attempt paid
+      // for is not refused for what that attempt charged.
       const price = plan.items.reduce((sum, item) => sum + item.price, 0);
-      if (price > 0 && !request.idempotency?.unfinishedGenerationId) {
+      if (price > 0 && (plan.urls ?? []).length > 0 && !request.idempotency?.unfinishedGenerationId) {
         const balance = await deps.engine.readBalance(deps.pool, teamId);
         if (balance < price) throw insufficientCredits(price, balance);
       }

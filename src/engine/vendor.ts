@@ -363,10 +363,15 @@ async function send(
     if (refused) return refused.next;
     return failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
   }
-  if (tracksHealth(ctx, provider.id)) await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
+  const healthy = tracksHealth(ctx, provider.id);
+  const routeServed = (db: Queryable) => sql.recordRouteSuccess(db, provider.id, route.endpoint);
+  // A request that has its answer settles in one transaction, the route's success with it.
+  const settleHere = options.here && result.kind === 'done';
+  if (healthy && !settleHere) await routeServed(ctx.pool);
   if (picked.credentialId) ctx.providers.credentialServed(picked.credentialId);
   if (result.kind === 'done') {
-    await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
+    const here = options.here ? { alongside: healthy ? routeServed : undefined } : undefined;
+    await completeFromOutput(ctx, operation, item, work, result.output, sentTo, here);
     return;
   }
   if (options.here) {
@@ -451,10 +456,16 @@ export async function pollVendor(
     const candidates = ctx.providers.candidates(work.routes, work.request);
     return failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
   }
-  await completeFromOutput(ctx, operation, item, work, result.output, item);
+  await completeFromOutput(ctx, operation, item, work, result.output, item, options.here ? {} : undefined);
 }
 
-/** Copies the vendor's first file into our storage and completes the item. */
+/**
+ * Copies the vendor's first file into our storage and completes the item. An item run in its
+ * request (`here`) is settled in one transaction: the attempt's end, the result's size and what
+ * `here.alongside` records go with its outcome; its file is not marked as being stored first (its
+ * URL is handed out with the request's answer only, so a cancel meanwhile refunds it and the file
+ * goes).
+ */
 async function completeFromOutput(
   ctx: ExecutionContext,
   operation: Operation,
@@ -462,6 +473,7 @@ async function completeFromOutput(
   work: VendorWork,
   output: ProviderOutput,
   servedBy: AttemptRoute,
+  here?: { alongside?: (db: Queryable) => Promise<void> },
 ): Promise<void> {
   const provider = servedBy.provider ?? undefined;
   const file = output.files[0];
@@ -473,7 +485,7 @@ async function completeFromOutput(
   }
   // Once stored, the file may be fetched (its URL can have been handed out): record that first,
   // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!(await markStoringResult(ctx, item.id))) return;
+  if (!here && !(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
@@ -483,6 +495,7 @@ async function completeFromOutput(
       item,
       file,
       work.expects,
+      !here,
       // The vendor that answered (on a first attempt the claimed item does not name it yet).
       ctx.trustedOriginsOf(provider ?? ''),
       convert &&
@@ -507,10 +520,18 @@ async function completeFromOutput(
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);
-  await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) });
+  const end: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) };
+  if (!here) await endAttempt(ctx, item.id, servedBy, end);
   const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
+    bytes: here ? stored.bytes : undefined,
+    alongside:
+      here &&
+      (async (db) => {
+        await here.alongside?.(db);
+        await sql.finishAttempt(db, item.id, end);
+      }),
     url: stored.url,
     file: {
       contentType: stored.contentType,
@@ -521,6 +542,7 @@ async function completeFromOutput(
       actualCredits: settled?.actualCredits,
     },
   });
+  if (here) countAttempt(ctx, servedBy, end);
   if (!completed) await discardResult(ctx, item.id, stored.key);
 }
 
@@ -541,6 +563,8 @@ function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | 
 /** A vendor's file once it is in our storage. */
 interface StoredResult {
   key: string;
+  /** Its size in bytes. */
+  bytes: number;
   url: string;
   contentType: string;
   extension: string;
@@ -557,6 +581,8 @@ async function copyResult(
   item: sql.ClaimedItem,
   file: OutputFile,
   expects: VendorWork['expects'],
+  /** Records the size on the item now (false: the caller records it with the outcome). */
+  recordBytes: boolean,
   trustedOrigins: string[],
   convert?: (file: { data: Buffer; contentType: string }) => Promise<{ data: Buffer; contentType: string }>,
 ): Promise<StoredResult> {
@@ -566,8 +592,16 @@ async function copyResult(
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
-    await sql.recordResultBytes(ctx.pool, item.id, data.length);
-    return { key, url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
+    if (recordBytes) await sql.recordResultBytes(ctx.pool, item.id, data.length);
+    return {
+      key,
+      bytes: data.length,
+      url: ctx.storage.publicUrl(key),
+      contentType,
+      extension,
+      width: file.width,
+      height: file.height,
+    };
   };
   const converted = async (data: Buffer, contentType: string) => {
     if (!convert) return store(data, contentType);
@@ -603,9 +637,10 @@ async function copyResult(
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
   const { size } = await ctx.storage.putStream(key, fetched.body, contentType);
-  await sql.recordResultBytes(ctx.pool, item.id, size);
+  if (recordBytes) await sql.recordResultBytes(ctx.pool, item.id, size);
   return {
     key,
+    bytes: size,
     url: ctx.storage.publicUrl(key),
     contentType,
     extension: extension as string,
@@ -744,6 +779,11 @@ function tracksHealth(ctx: ExecutionContext, providerId: string): boolean {
 /** Closes the item's open attempt with how it ended, and counts it (a vendor's). */
 async function endAttempt(ctx: ExecutionContext, itemId: string, route: AttemptRoute, end: sql.AttemptEnd) {
   await sql.finishAttempt(ctx.pool, itemId, end);
+  countAttempt(ctx, route, end);
+}
+
+/** Counts an attempt that ended (a vendor's) in the metrics. */
+function countAttempt(ctx: ExecutionContext, route: AttemptRoute, end: sql.AttemptEnd) {
   if (!tracksHealth(ctx, route.provider ?? '')) return;
   ctx.services.metrics.vendorAttemptEnded({
     provider: route.provider ?? 'unknown',
