@@ -18,7 +18,15 @@ export type Outcome =
      * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
      * stored to complete (a team's cancel: a file the client can fetch is never refunded).
      */
-    | { ok: false; error: string; errorKind?: string; refund?: boolean; spareStoring?: boolean }
+    | {
+        ok: false;
+        error: string;
+        errorKind?: string;
+        refund?: boolean;
+        spareStoring?: boolean;
+        /** Only while no process holds the item's lease (the sweep failing a stranded item). */
+        leaseLapsed?: boolean;
+      }
   ) & {
     /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
     provider?: string;
@@ -89,6 +97,7 @@ export async function finishItem(
       const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null, {
         refund: refunds,
         spareStoring: outcome.spareStoring ?? false,
+        leaseLapsed: outcome.leaseLapsed,
       });
       if (!failed) return false;
       await operation?.onFailed?.(client, executable(item), outcome.error);

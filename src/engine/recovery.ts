@@ -39,6 +39,11 @@ export interface SweepOptions {
   providers: Pick<ProviderRegistry, 'get'>;
   /** Told of a vendor job that could not be cancelled. */
   log?: (err: Error) => void;
+  /**
+   * The lease: how long a synchronous request woken for room in its team's cap is given to claim
+   * its item before the item counts as stranded.
+   */
+  leaseMs?: number;
 }
 
 /**
@@ -65,11 +70,14 @@ export async function sweepOnce(
     if (await stopItem(pool, services, operations, item, failure, options)) report.failedItems += 1;
   }
   if (!options.judgeLeases) return report;
-  for (const { id, in_request: inRequest } of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {
+  const stranded = await sql.selectStrandedItems(pool, ITEM_TASKS, options.leaseMs ?? 0, BATCH);
+  for (const { id, in_request: inRequest } of stranded) {
     if (inRequest) {
       // Its request's process died mid-call: nobody waits for it, so it ends (refunded once).
       const item = await sql.selectUnfinishedItem(pool, id);
-      if (item && (await stopItem(pool, services, operations, item, INTERRUPTED, options))) report.failedItems += 1;
+      // Failed only while its lease is still lapsed (a request woken for room may claim it meanwhile).
+      const failure = { ...INTERRUPTED, leaseLapsed: true };
+      if (item && (await stopItem(pool, services, operations, item, failure, options))) report.failedItems += 1;
       continue;
     }
     const requeued = await withTransaction(pool, async (client) => {
@@ -129,6 +137,7 @@ export function startSweeper(
           deadlinesS: options.deadlinesS,
           providers: options.providers,
           log: options.log,
+          leaseMs: options.leaseMs,
         });
         if (report.failedItems + report.requeuedItems + report.requeuedDeliveries > 0) options.log(report);
       } finally {

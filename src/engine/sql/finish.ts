@@ -24,22 +24,24 @@ export async function completeItem(
 /**
  * Finishes an unfinished item as FAILED, once: the status guard lets only the first caller
  * through, and it gets the price to give back. `refund` false keeps the charge (a cancel of work a
- * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete.
+ * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete;
+ * `leaseLapsed` fails it only while no process holds its lease (the sweep's judgement, checked again).
  */
 export async function failItem(
   db: Queryable,
   itemId: string,
   error: string,
   errorKind: string | null,
-  options: { refund: boolean; spareStoring: boolean } = { refund: true, spareStoring: false },
+  options: { refund: boolean; spareStoring: boolean; leaseLapsed?: boolean } = { refund: true, spareStoring: false },
 ): Promise<{ price: number; generation_id: string } | undefined> {
   const { rows } = await db.query<{ price: number; generation_id: string }>(
     `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = $4::boolean,
        progress = null, queue_position = null, updated_at = now()
      where id = $1::text and status in ('QUEUED', 'PROCESSING')
        and not ($5::boolean and storing_result_at is not null)
+       and not ($6::boolean and coalesce(lease_expires_at >= now(), false))
      returning price, generation_id`,
-    [itemId, error, errorKind, options.refund, options.spareStoring],
+    [itemId, error, errorKind, options.refund, options.spareStoring, options.leaseLapsed ?? false],
   );
   return rows[0];
 }
