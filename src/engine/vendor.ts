@@ -286,7 +286,12 @@ async function tryAgain(
   record: (db: Queryable) => Promise<void>,
 ): Promise<NextStep | undefined> {
   if (options.here) {
-    await record(ctx.pool);
+    // The request keeps the item's lease meanwhile (recording lets it go): the sweep must not take
+    // an item whose request is waiting to try again for one whose process died.
+    await withTransaction(ctx.pool, async (client) => {
+      await record(client);
+      await sql.renewItemLeases(client, [itemId], ctx.itemPolicy.leaseMs);
+    });
     return { kind: 'again', at };
   }
   await withTransaction(ctx.pool, async (client) => {
@@ -375,10 +380,14 @@ async function send(
     return;
   }
   if (options.here) {
-    // The request polls the job itself while it waits.
-    if (await sql.markAccepted(ctx.pool, item.id, result.handle, result.vendorRequestId)) {
-      return { kind: 'poll', at: Date.now() + firstPollDelay(ctx, provider, options) };
-    }
+    // The request polls the job itself while it waits, and keeps the item's lease meanwhile
+    // (recording the job lets it go: a worker's poll job would stand for the item instead).
+    const polled = await withTransaction(ctx.pool, async (client) => {
+      if (!(await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId))) return false;
+      await sql.renewItemLeases(client, [item.id], ctx.itemPolicy.leaseMs);
+      return true;
+    });
+    if (polled) return { kind: 'poll', at: Date.now() + firstPollDelay(ctx, provider, options) };
   }
   const accepted = options.here
     ? undefined
