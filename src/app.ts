@@ -145,6 +145,9 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   app.addHook('onClose', () => deps.live.stop());
   await deps.credentials.start(app.log);
   app.addHook('onClose', () => deps.credentials.stop());
+  // Synchronous requests waiting for room in their team's cap (listening only once one waits).
+  deps.work.rooms.log = app.log;
+  app.addHook('onClose', () => deps.work.rooms.stop());
 
   app.addSchema(ErrorBody);
   app.addSchema(GenerationStatusRecord);

@@ -7,6 +7,7 @@ import { addComfyRoutes } from './catalog/operator-routes.ts';
 import { loadCreditPlans } from './catalog/plans.ts';
 import type { Config } from './config.ts';
 import { DatabaseHealth } from './db/health.ts';
+import { RoomWaits } from './engine/room-waits.ts';
 import { createMediaFetcher } from './engine/urls.ts';
 import { WorkError } from './lib/errors.ts';
 import { probeMedia } from './lib/ffmpeg.ts';
@@ -117,7 +118,7 @@ export function createDeps(
     ),
     metrics,
     // Built before `deps` is complete; the context reads it only when work runs.
-    work: { operations, context: (signal) => executionContext(deps, signal) },
+    work: { operations, context: (signal) => executionContext(deps, signal), rooms: new RoomWaits(pool) },
   };
   return deps;
 }

@@ -234,3 +234,45 @@ describe('per-team concurrency by default, and synchronous requests behind the c
     );
   });
 });
+
+describe('a synchronous request behind the cap waits for room in its own process', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({
+      env: { SIMULATOR_DELAY_MS: '1500', TEAM_MAX_CONCURRENT_ITEMS: '1', SYNC_REQUEST_TIMEOUT_S: '60' },
+    });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('it is told when the running item finishes, then runs and answers, charged once', async () => {
+    const team = await createTeam(server, 1000);
+    const image = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'holds the room', batch: 1 },
+    });
+    assert.equal(image.status, 200, image.text);
+    const text = await call<{ generation_id: string; text: string }>(server, 'POST', '/api/v1/text/generate', {
+      token: team.key,
+      body: { prompt: 'Waits behind the image.' },
+    });
+    assert.equal(text.status, 200, text.text);
+    assert.ok(text.body.text.length > 0);
+    const { rows } = await server.pool.query<{ generation_id: string; started_at: Date; updated_at: Date }>(
+      'select generation_id, started_at, updated_at from generation_items where generation_id = any($1::text[])',
+      [[image.body.generation_id, text.body.generation_id]],
+    );
+    const imageItem = rows.find((r) => r.generation_id === image.body.generation_id);
+    const textItem = rows.find((r) => r.generation_id === text.body.generation_id);
+    assert.ok(imageItem && textItem);
+    assert.ok(textItem.started_at >= imageItem.updated_at, 'the text started once the image had finished');
+    const { rows: ledger } = await server.pool.query<{ kind: string }>(
+      'select kind from credit_ledger where generation_id = $1',
+      [text.body.generation_id],
+    );
+    // Charged once (the unused part of the bound charged for max_tokens may come back).
+    assert.equal(ledger.filter((r) => r.kind === 'charge').length, 1, JSON.stringify(ledger));
+  });
+});

@@ -26,12 +26,12 @@ export async function stopItem(
   services: EngineServices,
   operations: Record<string, Operation>,
   item: sql.ClaimedItem,
-  failure: { error: string; errorKind: string },
+  failure: { error: string; errorKind: string; leaseLapsed?: boolean },
   options: StopOptions,
 ): Promise<boolean> {
   const failed = await finishItem(pool, services, operations[item.operation], item, { ok: false, ...failure });
   if (!failed) return false;
-  await endVendorAttempt(pool, services, item, failure);
+  await endVendorAttempt(pool, services, item, { error: failure.error, errorKind: failure.errorKind });
   await cancelRecordedJob(pool, item.id, options);
   return true;
 }

@@ -6,7 +6,7 @@ import { newId } from '../lib/ids.ts';
 import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
 import * as sql from './sql/generations.ts';
-import { wakeWaitingItems } from './sql/items.ts';
+import { type CappedClaim, claimItemWithinCap, wakeWaitingItems } from './sql/items.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
@@ -25,13 +25,18 @@ export const VENDOR_POLL_TASK = 'vendor_poll';
  */
 export const ITEM_JOB_MAX_ATTEMPTS = 25;
 
+/** The channel that tells a synchronous request its item, waiting for room in its team's cap, has it now. */
+export const ITEM_ROOM_CHANNEL = 'item_room';
+
 /**
  * Queues, in the caller's transaction, the jobs of the team's waiting items that now have room in
  * its cap (running items finished, or the cap grew); `defaultCap` is the cap of a team without one.
+ * An item a synchronous request runs itself gets no job: its request is told (NOTIFY at commit).
  */
 export async function startWaitingItems(db: Queryable, teamId: string, defaultCap: number): Promise<void> {
   for (const item of await wakeWaitingItems(db, teamId, defaultCap)) {
-    await addJob(db, ITEM_TASK, { item_id: item }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+    if (item.in_request) await db.query('select pg_notify($1::text, $2::text)', [ITEM_ROOM_CHANNEL, item.item_id]);
+    else await addJob(db, ITEM_TASK, { item_id: item.item_id }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
   }
 }
 
@@ -47,6 +52,12 @@ export interface CreateInput {
   retentionDays: number;
   /** Delays the jobs of the items the request runs itself (a safety net should the process die). */
   jobsRunAt?: (position: number) => Date | null;
+  /**
+   * Every item is run by the synchronous request that accepts it, in this process: no job is
+   * queued, and each item is claimed in this transaction (under a lease of `leaseMs`, within the
+   * team's cap, `defaultCap` for a team without one of its own).
+   */
+  inRequest?: { leaseMs: number; defaultCap: number };
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
   /** The item this generation is work for, and what for (see sub-work.ts). */
@@ -106,14 +117,15 @@ export async function wasAccepted(pool: pg.Pool, id: string, teamId: string): Pr
 /**
  * Accepts a generation in one transaction: charges the full price (402 and nothing written when
  * the balance is short), writes the generation and its items (each with the routes its model has
- * now), queues one job per item, and runs the caller's `finish`. Either all of it happens or none.
+ * now), queues one job per item (or, for a synchronous request's items, claims them for the
+ * request: `inRequest`), and runs the caller's `finish`. Either all of it happens or none.
  */
 export async function createGeneration(
   pool: pg.Pool,
   storage: Storage,
   services: EngineServices,
   input: CreateInput,
-): Promise<CreatedGeneration> {
+): Promise<CreatedGeneration & { claims?: CappedClaim[] }> {
   const { plan } = input;
   const id = input.id ?? newId('gen');
   // Each item keeps the routes its model has now: a later change of them applies to later requests.
@@ -127,6 +139,7 @@ export async function createGeneration(
     price: item.price,
     storageToken: randomBytes(16).toString('hex'),
     acceptedRoutes: acceptedRoutesOf(services.live, plan.operation, planned[position] as (typeof planned)[number]),
+    inRequest: input.inRequest !== undefined,
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);
 
@@ -158,14 +171,21 @@ export async function createGeneration(
       parent: input.parent,
     });
     await sql.insertItems(client, id, items);
-    // One statement per distinct start time (usually one).
-    const byRunAt = new Map<number | null, string[]>();
-    for (const item of items) {
-      const at = input.jobsRunAt?.(item.position)?.getTime() ?? null;
-      byRunAt.set(at, [...(byRunAt.get(at) ?? []), item.id]);
-    }
-    for (const [at, ids] of byRunAt) {
-      await sql.addItemJobs(client, ITEM_TASK, ids, ITEM_JOB_MAX_ATTEMPTS, at === null ? null : new Date(at));
+    let claims: CappedClaim[] | undefined;
+    if (input.inRequest) {
+      const { leaseMs, defaultCap } = input.inRequest;
+      claims = [];
+      for (const item of items) claims.push(await claimItemWithinCap(client, item.id, leaseMs, defaultCap, true));
+    } else {
+      // One statement per distinct start time (usually one).
+      const byRunAt = new Map<number | null, string[]>();
+      for (const item of items) {
+        const at = input.jobsRunAt?.(item.position)?.getTime() ?? null;
+        byRunAt.set(at, [...(byRunAt.get(at) ?? []), item.id]);
+      }
+      for (const [at, ids] of byRunAt) {
+        await sql.addItemJobs(client, ITEM_TASK, ids, ITEM_JOB_MAX_ATTEMPTS, at === null ? null : new Date(at));
+      }
     }
     const accepted = created(storage, id, items, {
       creditsCharged: total,
@@ -173,7 +193,7 @@ export async function createGeneration(
       createdAt,
     });
     await input.finish?.(client, accepted);
-    return accepted;
+    return { ...accepted, claims };
   });
   services.metrics.generationAccepted({ operation: plan.operation, model: plan.model });
   return generation;

@@ -11,10 +11,11 @@ import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.
 import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { selectStatus } from './sql/history.ts';
+import type { CappedClaim } from './sql/items.ts';
 import type { CreatedGeneration, GenerationPlan, ResponseStream } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
-/** How long the safety-net jobs of a synchronous request wait before they would run its items. */
+/** How long the safety-net jobs of the items an asynchronous request runs itself wait before they would run. */
 const SYNC_SAFETY_NET_MS = 10 * 60 * 1000;
 
 /** What a dry run (`Prefer: dry-run`) answers: the credits the request would charge, and the balance. */
@@ -179,10 +180,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         return reply.send(JSON.stringify(quote));
       }
       // Copying the inputs may take long (LoRA weights): a team that cannot pay is refused first.
-      // The transaction that accepts the request checks the balance again. A retry finishing the
-      // generation its first attempt paid for is not refused for what that attempt charged.
+      // The transaction that accepts the request checks the balance again (alone, when there is
+      // nothing to copy: the same 402). A retry finishing the generation its first attempt paid
+      // for is not refused for what that attempt charged.
       const price = plan.items.reduce((sum, item) => sum + item.price, 0);
-      if (price > 0 && !request.idempotency?.unfinishedGenerationId) {
+      if (price > 0 && (plan.urls ?? []).length > 0 && !request.idempotency?.unfinishedGenerationId) {
         const balance = await deps.engine.readBalance(deps.pool, teamId);
         if (balance < price) throw insufficientCredits(price, balance);
       }
@@ -193,9 +195,12 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     }
 
     const owner = { teamId, workspaceId };
-    const inRequest = new Set(endpoint.sync ? plan.items.map((_, i) => i) : (endpoint.runInRequest ?? []));
+    // A synchronous request runs its items itself, with no job; an asynchronous one may run some of
+    // them first, their jobs held back as a safety net.
+    const inRequest = new Set(endpoint.sync ? [] : (endpoint.runInRequest ?? []));
     const safetyNet = new Date(Date.now() + SYNC_SAFETY_NET_MS);
     const jobsRunAt = (position: number) => (inRequest.has(position) ? safetyNet : null);
+    const { leaseMs, teamMaxConcurrentItems } = deps.config.items;
 
     const claim = request.idempotency;
     // Accepts the generation; `then` runs last in its transaction. Not accepted: its input copies go.
@@ -211,6 +216,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         plan,
         retentionDays: deps.work.operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
+        inRequest: endpoint.sync ? { leaseMs, defaultCap: teamMaxConcurrentItems } : undefined,
         finish: async (client, created) => {
           await endpoint.onCreated?.(client, created, plan, owner);
           await then(client, created);
@@ -240,7 +246,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       ? await loadAcceptedGeneration(deps.pool, deps.storage, claim.unfinishedGenerationId, teamId)
       : undefined;
     if (unfinished) await inputs.discard();
-    const created =
+    const created: CreatedGeneration & { claims?: CappedClaim[] } =
       unfinished ??
       (await accept(async (client, created) => {
         if (claim) await deps.engine.recordClaimedGeneration(client, claim, created.id);
@@ -248,9 +254,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     // A streaming request gets the route's answer as it comes; its stream sends the end (below).
     const stream = endpoint.stream?.(request, reply, body, created);
     if (stream) streams.set(request, stream);
+    // Accepted here: claimed in the same transaction. A retry finishing a generation claims its items now.
+    const claims = created.claims;
     const items = await runAndWait(
       deps.work,
-      created.itemIds,
+      created.itemIds.map((id, position) => ({ id, claim: claims?.[position] })),
       deps.config.syncRequestTimeoutS * 1000,
       `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
       stream?.sink,

@@ -2,25 +2,41 @@
 
 import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
-import { withTransaction } from '../db/pool.ts';
+import { type Queryable, withTransaction } from '../db/pool.ts';
 import { timeOfId } from '../lib/id-time.ts';
 import { startWaitingItems } from './create.ts';
 import * as sql from './sql/index.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 
-export type Outcome = (
-  | { ok: true; url: string; file: StoredFile }
-  /**
-   * errorKind: the WorkError kind, when a provider said why. `refund` false keeps the charge (a
-   * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
-   * stored to complete (a team's cancel: a file the client can fetch is never refunded).
-   */
-  | { ok: false; error: string; errorKind?: string; refund?: boolean; spareStoring?: boolean }
-) & {
-  /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
-  provider?: string;
-};
+export type Outcome =
+  /** bytes: the file's size, when it was not recorded as it was stored (an item run in its request). */
+  (
+    | { ok: true; url: string; file: StoredFile; bytes?: number }
+    /**
+     * errorKind: the WorkError kind, when a provider said why. `refund` false keeps the charge (a
+     * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
+     * stored to complete (a team's cancel: a file the client can fetch is never refunded).
+     */
+    | {
+        ok: false;
+        error: string;
+        errorKind?: string;
+        refund?: boolean;
+        spareStoring?: boolean;
+        /** Only while no process holds the item's lease (the sweep failing a stranded item). */
+        leaseLapsed?: boolean;
+      }
+  ) & {
+    /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
+    provider?: string;
+    /**
+     * What is recorded with the outcome, in its transaction, whether or not the outcome itself is
+     * (an item run in its request settles in one transaction: the attempt's end, the result's size,
+     * the route's health).
+     */
+    alongside?: (db: Queryable) => Promise<void>;
+  };
 
 /** The item as an operation sees it. */
 export function executable(item: sql.ClaimedItem): ExecutableItem {
@@ -54,9 +70,10 @@ export async function finishItem(
     // The team's row first, as a claim takes it: moving an item changes the team's counts, and
     // the same order in both keeps a cancel and a claim of one item from deadlocking.
     await sql.lockTeam(client, item.team_id);
+    await outcome.alongside?.(client);
     let refund = 0;
     if (outcome.ok) {
-      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return false;
+      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata, outcome.bytes))) return false;
       const actual = outcome.file.actualCredits;
       if (actual !== undefined && actual < item.price) {
         refund = item.price - Math.max(0, Math.ceil(actual));
@@ -81,6 +98,7 @@ export async function finishItem(
       const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null, {
         refund: refunds,
         spareStoring: outcome.spareStoring ?? false,
+        leaseLapsed: outcome.leaseLapsed,
       });
       if (!failed) return false;
       await operation?.onFailed?.(client, executable(item), outcome.error);

@@ -1,12 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withTransaction } from '../db/pool.ts';
 import type { StreamSink } from '../providers/types.ts';
 import { stopItems } from './cancel.ts';
-import { runItem } from './run-item.ts';
+import { holdLease, runClaimed, runItem } from './run-item.ts';
 import { type ItemStatus, selectItemResult } from './sql/history.ts';
-import { countUnfinishedItems } from './sql/items.ts';
-import type { ExecutionContext, Work } from './types.ts';
-
-// How often a waiting request looks whether its vendor jobs have finished.
-const WAIT_STEP_MS = 100;
+import { type CappedClaim, type ClaimedItem, claimItem, claimItemWithinCap } from './sql/items.ts';
+import type { ExecutionContext, NextStep, RunOptions, Work } from './types.ts';
+import { pollVendor } from './vendor.ts';
 
 /** How an item ended, as the one who waited for it reads it. */
 export interface ItemOutcome {
@@ -29,50 +29,108 @@ export function runItemsHere(work: Work, itemIds: string[], timeoutMs: number): 
   return runEach(work.context(AbortSignal.timeout(timeoutMs)), work, itemIds);
 }
 
-/** Waits until none of `itemIds` is queued or processing, or until `deadline`. */
-async function waitUntilFinished(context: ExecutionContext, itemIds: string[], deadline: number): Promise<void> {
-  while ((await countUnfinishedItems(context.pool, itemIds)) > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
-  }
+/** Claims an item within its team's cap, in a transaction of its own. */
+function claimWithinCap(context: ExecutionContext, itemId: string): Promise<CappedClaim> {
+  const { leaseMs, teamMaxConcurrentItems } = context.itemPolicy;
+  return withTransaction(context.pool, (client) => claimItemWithinCap(client, itemId, leaseMs, teamMaxConcurrentItems));
 }
 
 /**
- * Runs items in this process and waits at most `waitMs` for them: each runs here once, and a
- * vendor that took the work as a job finishes it by its webhook or polls. What has not finished
- * by then (waiting for room in the team's cap, or still at a vendor) is failed with
- * `timeoutError` and refunded, so the outcomes tell the truth about the money. Answers each
- * item's outcome, in order. `stream` receives the route's answer as it comes (a streamed text request).
+ * Runs a claimed item to its end in this process, under a lease it keeps fresh while the call
+ * lasts (should the process die, the lease lapses and the recovery sweep fails and refunds the
+ * item): the routes in turn (failover), a vendor's Retry-After and a vendor job's polls waited
+ * for here, while they fit before `deadline`. A failure with no outcome recorded (an error of
+ * ours) fails the item and refunds it.
+ */
+async function runHere(context: ExecutionContext, work: Work, item: ClaimedItem, deadline: number): Promise<void> {
+  const options: RunOptions = { mayRetry: false, waitUntil: deadline, here: true };
+  const release = holdLease(context, item.id);
+  try {
+    let next: NextStep | undefined = await runClaimed(context, work.operations, item, options);
+    while (next && next.at < deadline) {
+      const wait = next.at - Date.now();
+      if (wait > 0 && !(await sleep(wait, true, { signal: context.signal }).catch(() => false))) break;
+      if (next.kind === 'poll') {
+        next = await pollVendor(context, work.operations, item.id, undefined, options);
+      } else {
+        const again = await claimItem(context.pool, item.id, context.itemPolicy.leaseMs);
+        next = again ? await runClaimed(context, work.operations, again, options) : undefined;
+      }
+    }
+  } catch (err) {
+    // Past the deadline, the request's timeout stops it (with the reason the client is told).
+    if (context.signal.aborted) return;
+    await stopItems(
+      context.pool,
+      context.services,
+      work.operations,
+      [item.id],
+      { error: err instanceof Error ? err.message : String(err), errorKind: 'internal' },
+      { providers: context.providers },
+    );
+  } finally {
+    release();
+  }
+}
+
+/** One item of a synchronous request: claimed when it was accepted, or (a retry finishing it) not yet. */
+export interface RequestItem {
+  id: string;
+  claim?: CappedClaim;
+}
+
+/**
+ * Runs a synchronous request's items in this process and waits at most `waitMs` for them, with
+ * no job and no polling of their status: each is run here to its end (runHere); one that found
+ * no room in its team's cap waits here until room frees (RoomWaits), then runs. What has not
+ * finished by then is failed with `timeoutError` and refunded, so the outcomes tell the truth
+ * about the money. Answers each item's outcome, in order. `stream` receives the route's answer as
+ * it comes (a streamed text request).
  */
 export async function runAndWait(
   work: Work,
-  itemIds: string[],
+  items: RequestItem[],
   waitMs: number,
   timeoutError: string,
   stream?: StreamSink,
 ): Promise<ItemOutcome[]> {
   const deadline = Date.now() + waitMs;
   const context = { ...work.context(AbortSignal.timeout(waitMs)), ...(stream ? { stream } : {}) };
-  await runEach(context, work, itemIds, deadline);
-  await waitUntilFinished(context, itemIds, deadline);
-  await stopItems(
-    context.pool,
-    context.services,
-    work.operations,
-    itemIds,
-    { error: timeoutError, errorKind: 'timeout' },
-    { providers: context.providers },
-  );
-  return Promise.all(
-    itemIds.map(async (id) => {
-      const row = await selectItemResult(context.pool, id);
-      return {
-        id,
-        status: row?.status ?? 'FAILED',
-        url: row?.url ?? null,
-        result: row?.result ?? null,
-        error: row?.error,
-        errorKind: row?.error_kind ?? null,
-      };
+  await Promise.all(
+    items.map(async ({ id, claim: accepted }) => {
+      let claim = accepted ?? (await claimWithinCap(context, id));
+      if (claim.kind === 'waiting') {
+        await work.rooms.until(context.signal, async () => {
+          claim = await claimWithinCap(context, id);
+          return claim.kind !== 'waiting';
+        });
+      }
+      if (claim.kind === 'claimed') await runHere(context, work, claim.item, deadline);
     }),
   );
+  const read = (id: string) => selectItemResult(context.pool, id);
+  let rows = await Promise.all(items.map(({ id }) => read(id)));
+  const unfinished = items.filter((_, i) => rows[i]?.status === 'QUEUED' || rows[i]?.status === 'PROCESSING');
+  if (unfinished.length > 0) {
+    await stopItems(
+      context.pool,
+      context.services,
+      work.operations,
+      unfinished.map((i) => i.id),
+      { error: timeoutError, errorKind: 'timeout' },
+      { providers: context.providers },
+    );
+    rows = await Promise.all(items.map(({ id }) => read(id)));
+  }
+  return items.map(({ id }, i) => {
+    const row = rows[i];
+    return {
+      id,
+      status: row?.status ?? 'FAILED',
+      url: row?.url ?? null,
+      result: row?.result ?? null,
+      error: row?.error,
+      errorKind: row?.error_kind ?? null,
+    };
+  });
 }

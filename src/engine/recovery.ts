@@ -18,6 +18,12 @@ const BATCH = 500;
 // The jobs that run an item: its own, and the polls of its vendor job.
 const ITEM_TASKS = [ITEM_TASK, VENDOR_POLL_TASK];
 
+/** How an item ends whose synchronous request's process stopped while running it. */
+const INTERRUPTED = {
+  error: 'Interrupted: the process running this synchronous request stopped before it finished',
+  errorKind: 'interrupted',
+};
+
 export interface SweepReport {
   requeuedItems: number;
   failedItems: number;
@@ -33,13 +39,19 @@ export interface SweepOptions {
   providers: Pick<ProviderRegistry, 'get'>;
   /** Told of a vendor job that could not be cancelled. */
   log?: (err: Error) => void;
+  /**
+   * The lease: how long a synchronous request woken for room in its team's cap is given to claim
+   * its item before the item counts as stranded.
+   */
+  leaseMs?: number;
 }
 
 /**
  * One pass of the recovery sweep: fails and refunds items past their deadline (exactly once:
  * the item's status guard), queues again the items that nothing is running or will run (a lost
- * or spent job, a completion lost in an outage), and queues again the webhook deliveries left
- * pending the same way. Safe beside a concurrent sweep and beside running work: every change
+ * or spent job, a completion lost in an outage), fails and refunds the items of synchronous
+ * requests whose process stopped (their lease lapsed), and queues again the webhook deliveries
+ * left pending the same way. Safe beside a concurrent sweep and beside running work: every change
  * re-checks its condition under the row's lock.
  */
 export async function sweepOnce(
@@ -58,7 +70,16 @@ export async function sweepOnce(
     if (await stopItem(pool, services, operations, item, failure, options)) report.failedItems += 1;
   }
   if (!options.judgeLeases) return report;
-  for (const id of await sql.selectStrandedItems(pool, ITEM_TASKS, BATCH)) {
+  const stranded = await sql.selectStrandedItems(pool, ITEM_TASKS, options.leaseMs ?? 0, BATCH);
+  for (const { id, in_request: inRequest } of stranded) {
+    if (inRequest) {
+      // Its request's process died mid-call: nobody waits for it, so it ends (refunded once).
+      const item = await sql.selectUnfinishedItem(pool, id);
+      // Failed only while its lease is still lapsed (a request woken for room may claim it meanwhile).
+      const failure = { ...INTERRUPTED, leaseLapsed: true };
+      if (item && (await stopItem(pool, services, operations, item, failure, options))) report.failedItems += 1;
+      continue;
+    }
     const requeued = await withTransaction(pool, async (client) => {
       if (!(await sql.lockStrandedItem(client, ITEM_TASKS, id))) return false;
       await sql.deleteJobsFor(client, ITEM_TASKS, 'item_id', id);
@@ -116,6 +137,7 @@ export function startSweeper(
           deadlinesS: options.deadlinesS,
           providers: options.providers,
           log: options.log,
+          leaseMs: options.leaseMs,
         });
         if (report.failedItems + report.requeuedItems + report.requeuedDeliveries > 0) options.log(report);
       } finally {

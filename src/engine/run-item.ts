@@ -7,11 +7,11 @@ import { resultKey } from './create.ts';
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { requestMismatch } from './operation.ts';
 import * as sql from './sql/index.ts';
-import type { ExecutionContext, LocalFile, Operation, RunOptions, VendorWork } from './types.ts';
+import type { ExecutionContext, LocalFile, NextStep, Operation, RunOptions, VendorWork } from './types.ts';
 import { submitToVendor } from './vendor.ts';
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
-function holdLease(ctx: ExecutionContext, itemId: string): () => void {
+export function holdLease(ctx: ExecutionContext, itemId: string): () => void {
   const every = Math.max(100, Math.floor(ctx.itemPolicy.leaseMs / 3));
   let timer: NodeJS.Timeout;
   // A renewal still in flight when the hold is released must not arm a timer again (after the pool
@@ -56,7 +56,21 @@ export async function runItem(
     sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
   );
   if (claim.kind !== 'claimed') return;
-  const item = claim.item;
+  await runClaimed(ctx, operations, claim.item, options);
+}
+
+/**
+ * Runs an item claimed under a lease (runItem): the lease is kept while the vendor is asked,
+ * except for a request running the item itself (`options.here`), which keeps it for the whole
+ * call and is answered the next step a worker's run would queue as a job.
+ */
+export async function runClaimed(
+  ctx: ExecutionContext,
+  operations: Record<string, Operation>,
+  item: sql.ClaimedItem,
+  options: RunOptions,
+): Promise<NextStep | undefined> {
+  const policy = ctx.itemPolicy;
   const operation = operations[item.operation];
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   if (!operation) {
@@ -98,11 +112,11 @@ export async function runItem(
     await finish({ ok: false, error: refusal.message, errorKind: 'unavailable' });
     return;
   }
-  const release = holdLease(ctx, item.id);
+  const release = options.here ? undefined : holdLease(ctx, item.id);
   try {
-    await submitToVendor(ctx, operation, item, candidates, work, options);
+    return await submitToVendor(ctx, operation, item, candidates, work, options);
   } finally {
-    release();
+    release?.();
   }
 }
 
@@ -134,7 +148,7 @@ async function runLocal(
   const finish = (outcome: Outcome) => recordOutcome(ctx, operation, item, outcome);
   const make = operation.local;
   if (!make) return;
-  const releaseLease = holdLease(ctx, item.id);
+  const releaseLease = options.here ? () => undefined : holdLease(ctx, item.id);
   let file: LocalFile;
   try {
     file = await make.call(operation, ctx, executable(item), work);

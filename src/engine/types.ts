@@ -17,6 +17,7 @@ import type {
 } from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
+import type { RoomWaits } from './room-waits.ts';
 
 /** A credit change as the engine asks for it: a charge is negative, a refund positive. */
 export interface EngineCreditChange {
@@ -114,6 +115,8 @@ export interface Work {
   operations: Record<string, Operation>;
   /** The context items run with; `signal` ends their work. */
   context(signal: AbortSignal): ExecutionContext;
+  /** Where synchronous requests whose items found no room in their team's cap wait for it. */
+  rooms: RoomWaits;
 }
 
 /** The Idempotency-Key claim a request holds (as the idempotency plugin puts it on the request). */
@@ -230,6 +233,18 @@ export interface RunOptions {
    * is waited for only when the next try starts before it, and the item's next job carries it.
    */
   waitUntil?: number;
+  /**
+   * A synchronous request runs the item itself, in its own process: what a worker's run would
+   * queue as a job (the next try, a failover, a poll of the vendor's job) is answered as the
+   * request's next step instead, and the vendor is asked for no webhook.
+   */
+  here?: boolean;
+}
+
+/** What a request running an item itself does next, and when (epoch ms): run it again, or poll its vendor job. */
+export interface NextStep {
+  kind: 'again' | 'poll';
+  at: number;
 }
 
 /**

@@ -18,7 +18,7 @@ import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from '.
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { signInputUrls } from './inputs.ts';
 import * as sql from './sql/index.ts';
-import type { ExecutionContext, Operation, RunOptions, VendorWork } from './types.ts';
+import type { ExecutionContext, NextStep, Operation, RunOptions, VendorWork } from './types.ts';
 
 /** Attempts of one poll job (network errors on the way to the vendor are retried by the queue). */
 export const VENDOR_POLL_MAX_ATTEMPTS = 25;
@@ -75,7 +75,14 @@ export function isItemWebhookCredential(
  * can reach us: it names the item (so a webhook that arrives before the vendor's answer to the
  * submit has been recorded still finds it) with the item's credential.
  */
-function webhookUrlFor(ctx: ExecutionContext, provider: Provider, itemId: string): string | undefined {
+function webhookUrlFor(
+  ctx: ExecutionContext,
+  provider: Provider,
+  itemId: string,
+  options?: RunOptions,
+): string | undefined {
+  // A request running the item itself polls the job while it waits: a webhook would go to a worker.
+  if (options?.here) return undefined;
   return provider.verifyWebhook ? ctx.vendorWebhookUrl(provider.id, itemId) : undefined;
 }
 
@@ -84,8 +91,8 @@ function webhookUrlFor(ctx: ExecutionContext, provider: Provider, itemId: string
  * for a webhook (at most `maxMs` apart, so ten thousand jobs in flight do not keep a worker busy
  * asking), and the way to the result otherwise (`minMs`).
  */
-function firstPollDelay(ctx: ExecutionContext, provider: Provider): number {
-  return webhookUrlFor(ctx, provider, '') ? ctx.poll.maxMs : ctx.poll.minMs;
+function firstPollDelay(ctx: ExecutionContext, provider: Provider, options?: RunOptions): number {
+  return webhookUrlFor(ctx, provider, '', options) ? ctx.poll.maxMs : ctx.poll.minMs;
 }
 
 // The largest verified webhook result carried to the poll job (as JSON); a larger one is read
@@ -194,8 +201,9 @@ export async function submitToVendor(
   candidates: PickedRoute[],
   work: VendorWork,
   options: RunOptions,
-): Promise<void> {
+): Promise<NextStep | undefined> {
   if (item.vendor_state === 'accepted') {
+    if (options.here) return { kind: 'poll', at: Date.now() };
     await queuePoll(ctx.pool, item.id, 0);
     return;
   }
@@ -224,8 +232,7 @@ export async function submitToVendor(
     } catch (err) {
       if (err instanceof WorkError && err.retryable && err.retryAfterMs !== undefined) {
         // Not ready yet (what it needs is still being made): wait, without counting a run.
-        await deferUntil(ctx, item.id, new Date(Date.now() + err.retryAfterMs));
-        return;
+        return deferUntil(ctx, item.id, new Date(Date.now() + err.retryAfterMs), options);
       }
       if (!(err instanceof WorkError) || err.retryable) throw err;
       await finish(ctx, operation, item, { ok: false, error: err.message, errorKind: err.kind });
@@ -233,25 +240,18 @@ export async function submitToVendor(
     }
   }
   if (again && openAttempt !== undefined) {
-    await send(ctx, operation, item, candidates, work, again, openAttempt, options);
-    return;
+    return send(ctx, operation, item, candidates, work, again, openAttempt, options);
   }
   const choice = await chooseRoute(ctx, item, candidates);
   if (choice.kind === 'exhausted') {
     await finish(ctx, operation, item, { ok: false, error: 'Every configured route of this model failed it' });
     return;
   }
-  if (choice.kind === 'wait') {
-    await deferUntil(ctx, item.id, choice.until);
-    return;
-  }
+  if (choice.kind === 'wait') return deferUntil(ctx, item.id, choice.until, options);
   const reserved = await reserveSubmit(ctx, item, choice.picked);
   if (reserved.kind === 'ended') return;
-  if (reserved.kind === 'wait') {
-    await deferUntil(ctx, item.id, reserved.until);
-    return;
-  }
-  await send(ctx, operation, item, candidates, work, reserved.picked, reserved.attemptId, options);
+  if (reserved.kind === 'wait') return deferUntil(ctx, item.id, reserved.until, options);
+  return send(ctx, operation, item, candidates, work, reserved.picked, reserved.attemptId, options);
 }
 
 /** What recording a submit found: the attempt opened (with the credential it goes with), or why not. */
@@ -322,12 +322,47 @@ async function reserveSubmit(ctx: ExecutionContext, item: sql.ClaimedItem, picke
   return outcome.reserved;
 }
 
-/** Takes back the claim of an item that cannot run yet, and queues its job for `until`. */
-async function deferUntil(ctx: ExecutionContext, itemId: string, until: Date): Promise<void> {
+/**
+ * Takes back the claim of an item that cannot run yet, and queues its job for `until` (a request
+ * running it itself tries again then).
+ */
+async function deferUntil(
+  ctx: ExecutionContext,
+  itemId: string,
+  until: Date,
+  options: RunOptions,
+): Promise<NextStep | undefined> {
+  return tryAgain(ctx, itemId, options, until.getTime(), (db) => sql.deferItem(db, itemId));
+}
+
+/**
+ * The item's next run at `at`, after `record` (in one transaction with its job): a job for a
+ * worker's run, the next step for a request running it itself.
+ */
+async function tryAgain(
+  ctx: ExecutionContext,
+  itemId: string,
+  options: RunOptions,
+  at: number,
+  record: (db: Queryable) => Promise<void>,
+): Promise<NextStep | undefined> {
+  if (options.here) {
+    // The request keeps the item's lease meanwhile (recording lets it go): the sweep must not take
+    // an item whose request is waiting to try again for one whose process died.
+    await withTransaction(ctx.pool, async (client) => {
+      await record(client);
+      await sql.renewItemLeases(client, [itemId], ctx.itemPolicy.leaseMs);
+    });
+    return { kind: 'again', at };
+  }
   await withTransaction(ctx.pool, async (client) => {
-    await sql.deferItem(client, itemId);
-    await addJob(client, ITEM_TASK, { item_id: itemId }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS, runAt: until });
+    await record(client);
+    await addJob(client, ITEM_TASK, itemJob(itemId, options.waitUntil), {
+      maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
+      runAt: new Date(at),
+    });
   });
+  return undefined;
 }
 
 /**
@@ -344,7 +379,7 @@ async function send(
   picked: PickedRoute,
   attemptId: string,
   options: RunOptions,
-): Promise<void> {
+): Promise<NextStep | undefined> {
   const { provider, route } = picked;
   const sentTo = { provider: provider.id, vendor_endpoint: route.endpoint };
   let result: Awaited<ReturnType<typeof provider.submit>>;
@@ -354,7 +389,7 @@ async function send(
       // Our copies of the user's input media, at URLs the vendor may read for a while.
       input: picked.map(signInputUrls(work.request, ctx.storage, ctx.mediaSigner)),
       idempotencyKey: `${item.id}-${attemptId}`,
-      webhookUrl: webhookUrlFor(ctx, provider, item.id),
+      webhookUrl: webhookUrlFor(ctx, provider, item.id, options),
       signal: ctx.signal,
       ...(ctx.stream ? { stream: ctx.stream } : {}),
       // What a provider that makes the work itself (the simulator) reads instead of `input`.
@@ -391,21 +426,38 @@ async function send(
     // Refused (or never sent): nothing was accepted, so the item may be sent again.
     await endAttempt(ctx, item.id, sentTo, { outcome: 'submit_failed', error: message, errorKind: error.kind });
     await sql.clearVendorState(ctx.pool, item.id);
-    if (await refusedCredential(ctx, item, picked.credentialId, error, options)) return;
-    await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
-    return;
+    const refused = await refusedCredential(ctx, item, picked.credentialId, error, options);
+    if (refused) return refused.next;
+    return failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
   }
-  if (tracksHealth(ctx, provider.id)) await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
+  const healthy = tracksHealth(ctx, provider.id);
+  const routeServed = (db: Queryable) => sql.recordRouteSuccess(db, provider.id, route.endpoint);
+  // A request that has its answer settles in one transaction, the route's success with it.
+  const settleHere = options.here && result.kind === 'done';
+  if (healthy && !settleHere) await routeServed(ctx.pool);
   if (picked.credentialId) ctx.providers.credentialServed(picked.credentialId);
   if (result.kind === 'done') {
-    await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
+    const here = options.here ? { alongside: healthy ? routeServed : undefined } : undefined;
+    await completeFromOutput(ctx, operation, item, work, result.output, sentTo, here);
     return;
   }
-  const accepted = await withTransaction(ctx.pool, async (client) => {
-    const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
-    if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
-    return accepted;
-  });
+  if (options.here) {
+    // The request polls the job itself while it waits, and keeps the item's lease meanwhile
+    // (recording the job lets it go: a worker's poll job would stand for the item instead).
+    const polled = await withTransaction(ctx.pool, async (client) => {
+      if (!(await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId))) return false;
+      await sql.renewItemLeases(client, [item.id], ctx.itemPolicy.leaseMs);
+      return true;
+    });
+    if (polled) return { kind: 'poll', at: Date.now() + firstPollDelay(ctx, provider, options) };
+  }
+  const accepted = options.here
+    ? undefined
+    : await withTransaction(ctx.pool, async (client) => {
+        const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
+        if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
+        return accepted;
+      });
   if (!accepted && !(await sql.selectUnfinishedItem(ctx.pool, item.id))) {
     // The item ended while its submit was under way (cancelled, or past its deadline): the job
     // the vendor just took is not wanted.
@@ -422,7 +474,8 @@ export async function pollVendor(
   operations: Record<string, Operation>,
   itemId: string,
   reported?: ProviderOutput,
-): Promise<void> {
+  options: RunOptions = { mayRetry: true },
+): Promise<NextStep | undefined> {
   const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
   if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
   const operation = operations[item.operation];
@@ -443,15 +496,19 @@ export async function pollVendor(
     ? { kind: 'done', output: reported }
     : await provider.poll(item.vendor_handle as VendorHandle, ctx.signal);
   if (result.kind === 'pending') {
+    const after = Math.max(
+      firstPollDelay(ctx, provider, options),
+      nextPollDelay(result.pollAfterMs, item.vendor_accepted_at, ctx.poll),
+    );
+    if (options.here) {
+      await sql.updateVendorProgress(ctx.pool, item.id, result.progress ?? null, result.queuePosition ?? null);
+      if (result.handle) await sql.replaceVendorHandle(ctx.pool, item.id, result.handle);
+      return { kind: 'poll', at: Date.now() + after };
+    }
     await withTransaction(ctx.pool, async (client) => {
       await sql.updateVendorProgress(client, item.id, result.progress ?? null, result.queuePosition ?? null);
       if (result.handle) await sql.replaceVendorHandle(client, item.id, result.handle);
-      const floor = firstPollDelay(ctx, provider);
-      await queuePoll(
-        client,
-        item.id,
-        Math.max(floor, nextPollDelay(result.pollAfterMs, item.vendor_accepted_at, ctx.poll)),
-      );
+      await queuePoll(client, item.id, after);
     });
     return;
   }
@@ -463,16 +520,23 @@ export async function pollVendor(
       errorKind: result.error.kind,
     });
     await sql.clearVendorState(ctx.pool, item.id);
-    const situation = { accepted: true, mayRetry: true };
-    if (await refusedCredential(ctx, item, item.credential_id, result.error, situation)) return;
+    // A worker's poll may retry; a request polling its own item's job waits only within its deadline.
+    const situation = options.here ? { accepted: true, ...options } : { accepted: true, mayRetry: true };
+    const refused = await refusedCredential(ctx, item, item.credential_id, result.error, situation);
+    if (refused) return refused.next;
     const candidates = ctx.providers.candidates(work.routes, work.request);
-    await failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
-    return;
+    return failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
   }
-  await completeFromOutput(ctx, operation, item, work, result.output, item);
+  await completeFromOutput(ctx, operation, item, work, result.output, item, options.here ? {} : undefined);
 }
 
-/** Copies the vendor's first file into our storage and completes the item. */
+/**
+ * Copies the vendor's first file into our storage and completes the item. An item run in its
+ * request (`here`) is settled in one transaction: the attempt's end, the result's size and what
+ * `here.alongside` records go with its outcome; its file is not marked as being stored first (its
+ * URL is handed out with the request's answer only, so a cancel meanwhile refunds it and the file
+ * goes).
+ */
 async function completeFromOutput(
   ctx: ExecutionContext,
   operation: Operation,
@@ -480,6 +544,7 @@ async function completeFromOutput(
   work: VendorWork,
   output: ProviderOutput,
   servedBy: AttemptRoute,
+  here?: { alongside?: (db: Queryable) => Promise<void> },
 ): Promise<void> {
   const provider = servedBy.provider ?? undefined;
   const file = output.files[0];
@@ -491,7 +556,7 @@ async function completeFromOutput(
   }
   // Once stored, the file may be fetched (its URL can have been handed out): record that first,
   // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!(await markStoringResult(ctx, item.id))) return;
+  if (!here && !(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
@@ -501,6 +566,7 @@ async function completeFromOutput(
       item,
       file,
       work.expects,
+      !here,
       // The vendor that answered (on a first attempt the claimed item does not name it yet).
       ctx.trustedOriginsOf(provider ?? ''),
       convert &&
@@ -525,10 +591,18 @@ async function completeFromOutput(
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);
-  await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) });
+  const end: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) };
+  if (!here) await endAttempt(ctx, item.id, servedBy, end);
   const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
+    bytes: here ? stored.bytes : undefined,
+    alongside:
+      here &&
+      (async (db) => {
+        await here.alongside?.(db);
+        await sql.finishAttempt(db, item.id, end);
+      }),
     url: stored.url,
     file: {
       contentType: stored.contentType,
@@ -539,6 +613,7 @@ async function completeFromOutput(
       actualCredits: settled?.actualCredits,
     },
   });
+  if (here) countAttempt(ctx, servedBy, end);
   if (!completed) await discardResult(ctx, item.id, stored.key);
 }
 
@@ -559,6 +634,8 @@ function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | 
 /** A vendor's file once it is in our storage. */
 interface StoredResult {
   key: string;
+  /** Its size in bytes. */
+  bytes: number;
   url: string;
   contentType: string;
   extension: string;
@@ -575,6 +652,8 @@ async function copyResult(
   item: sql.ClaimedItem,
   file: OutputFile,
   expects: VendorWork['expects'],
+  /** Records the size on the item now (false: the caller records it with the outcome). */
+  recordBytes: boolean,
   trustedOrigins: string[],
   convert?: (file: { data: Buffer; contentType: string }) => Promise<{ data: Buffer; contentType: string }>,
 ): Promise<StoredResult> {
@@ -584,8 +663,16 @@ async function copyResult(
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
-    await sql.recordResultBytes(ctx.pool, item.id, data.length);
-    return { key, url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
+    if (recordBytes) await sql.recordResultBytes(ctx.pool, item.id, data.length);
+    return {
+      key,
+      bytes: data.length,
+      url: ctx.storage.publicUrl(key),
+      contentType,
+      extension,
+      width: file.width,
+      height: file.height,
+    };
   };
   const converted = async (data: Buffer, contentType: string) => {
     if (!convert) return store(data, contentType);
@@ -621,9 +708,10 @@ async function copyResult(
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
   const { size } = await ctx.storage.putStream(key, fetched.body, contentType);
-  await sql.recordResultBytes(ctx.pool, item.id, size);
+  if (recordBytes) await sql.recordResultBytes(ctx.pool, item.id, size);
   return {
     key,
+    bytes: size,
     url: ctx.storage.publicUrl(key),
     contentType,
     extension: extension as string,
@@ -675,7 +763,7 @@ async function failOrRetry(
   candidates: PickedRoute[],
   error: WorkError,
   situation: { accepted: boolean } & RunOptions,
-): Promise<void> {
+): Promise<NextStep | undefined> {
   const provider = route.provider ?? '';
   const current = routeKey({ provider, endpoint: route.endpoint });
   const routeCooling =
@@ -712,20 +800,15 @@ async function failOrRetry(
     return;
   }
   const delay = decision.action === 'retry' ? decision.delayMs : 0;
-  await withTransaction(ctx.pool, async (client) => {
-    await sql.recordItemFailure(client, item.id, decision.action === 'failover' ? current : undefined);
-    await addJob(client, ITEM_TASK, itemJob(item.id, situation.waitUntil), {
-      maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
-      runAt: new Date(Date.now() + delay),
-    });
-  });
+  const leaving = decision.action === 'failover' ? current : undefined;
+  return tryAgain(ctx, item.id, situation, Date.now() + delay, (db) => sql.recordItemFailure(db, item.id, leaving));
 }
 
 /**
  * A credential the vendor refused (its key: 401/403, or its quota or balance) is disabled, one
  * unavailable a few times in a row cools down; when the vendor has another active credential the
  * item is sent again at once with one of those, without counting a failure (the input is not at
- * fault). False: the policy decides as for any failure.
+ * fault): answers the request's next step then. Undefined: the policy decides as for any failure.
  */
 async function refusedCredential(
   ctx: ExecutionContext,
@@ -733,16 +816,15 @@ async function refusedCredential(
   credentialId: string | null | undefined,
   error: WorkError,
   options: RunOptions & { accepted?: boolean },
-): Promise<boolean> {
-  if (!credentialId) return false;
+): Promise<{ next: NextStep | undefined } | undefined> {
+  if (!credentialId) return undefined;
   const reason = `${error.kind}: ${redact(error.message, ctx.providers.secrets())}`.slice(0, 500);
-  if (!(await ctx.providers.credentialFailed(credentialId, error.kind, reason))) return false;
-  await withTransaction(ctx.pool, async (client) => {
-    // A claim that ran nothing is taken back; a poll holds none.
-    if (!options.accepted) await sql.deferItem(client, item.id);
-    await addJob(client, ITEM_TASK, itemJob(item.id, options.waitUntil), { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
+  if (!(await ctx.providers.credentialFailed(credentialId, error.kind, reason))) return undefined;
+  // A claim that ran nothing is taken back; a poll holds none.
+  const next = await tryAgain(ctx, item.id, options, Date.now(), async (db) => {
+    if (!options.accepted) await sql.deferItem(db, item.id);
   });
-  return true;
+  return { next };
 }
 
 /** The payload of an item's next job: the deadline of a synchronous request waiting for it rides along. */
@@ -768,6 +850,11 @@ function tracksHealth(ctx: ExecutionContext, providerId: string): boolean {
 /** Closes the item's open attempt with how it ended, and counts it (a vendor's). */
 async function endAttempt(ctx: ExecutionContext, itemId: string, route: AttemptRoute, end: sql.AttemptEnd) {
   await sql.finishAttempt(ctx.pool, itemId, end);
+  countAttempt(ctx, route, end);
+}
+
+/** Counts an attempt that ended (a vendor's) in the metrics. */
+function countAttempt(ctx: ExecutionContext, route: AttemptRoute, end: sql.AttemptEnd) {
   if (!tracksHealth(ctx, route.provider ?? '')) return;
   ctx.services.metrics.vendorAttemptEnded({
     provider: route.provider ?? 'unknown',

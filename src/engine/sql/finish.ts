@@ -4,12 +4,19 @@ import type { Queryable } from '../../db/pool.ts';
 import type { GenerationStatus } from './history.ts';
 
 /** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
-export async function completeItem(db: Queryable, itemId: string, url: string, result: unknown): Promise<boolean> {
+export async function completeItem(
+  db: Queryable,
+  itemId: string,
+  url: string,
+  result: unknown,
+  /** The result file's size, when it was not recorded on the item as it was stored. */
+  bytes?: number,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
-       progress = 1, queue_position = null, updated_at = now()
+       progress = 1, queue_position = null, updated_at = now(), result_bytes = coalesce($4::bigint, result_bytes)
      where id = $1::text and status = 'PROCESSING'`,
-    [itemId, url, result === undefined ? null : JSON.stringify(result)],
+    [itemId, url, result === undefined ? null : JSON.stringify(result), bytes ?? null],
   );
   return (rowCount ?? 0) > 0;
 }
@@ -17,22 +24,24 @@ export async function completeItem(db: Queryable, itemId: string, url: string, r
 /**
  * Finishes an unfinished item as FAILED, once: the status guard lets only the first caller
  * through, and it gets the price to give back. `refund` false keeps the charge (a cancel of work a
- * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete.
+ * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete;
+ * `leaseLapsed` fails it only while no process holds its lease (the sweep's judgement, checked again).
  */
 export async function failItem(
   db: Queryable,
   itemId: string,
   error: string,
   errorKind: string | null,
-  options: { refund: boolean; spareStoring: boolean } = { refund: true, spareStoring: false },
+  options: { refund: boolean; spareStoring: boolean; leaseLapsed?: boolean } = { refund: true, spareStoring: false },
 ): Promise<{ price: number; generation_id: string } | undefined> {
   const { rows } = await db.query<{ price: number; generation_id: string }>(
     `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = $4::boolean,
        progress = null, queue_position = null, updated_at = now()
      where id = $1::text and status in ('QUEUED', 'PROCESSING')
        and not ($5::boolean and storing_result_at is not null)
+       and not ($6::boolean and coalesce(lease_expires_at >= now(), false))
      returning price, generation_id`,
-    [itemId, error, errorKind, options.refund, options.spareStoring],
+    [itemId, error, errorKind, options.refund, options.spareStoring, options.leaseLapsed ?? false],
   );
   return rows[0];
 }

@@ -35,6 +35,8 @@ export interface ItemInsert {
   storageToken: string;
   /** The routes its model had when it was accepted (see migration 0032). */
   acceptedRoutes: AcceptedRoutes;
+  /** Run by the synchronous request that accepts it, in its own process: no job (migration 0034). */
+  inRequest?: boolean;
 }
 
 export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
@@ -75,11 +77,12 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
 export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
   await db.query(
     `insert into generation_items
-       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes)
-     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes
+       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request)
+     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
+            coalesce(x.in_request, false)
      from jsonb_to_recordset($2::jsonb)
        as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
-            accepted_routes jsonb)`,
+            accepted_routes jsonb, in_request boolean)`,
     [
       generationId,
       JSON.stringify(
@@ -92,6 +95,7 @@ export async function insertItems(db: Queryable, generationId: string, items: It
           price: i.price,
           storage_token: i.storageToken,
           accepted_routes: i.acceptedRoutes,
+          in_request: i.inRequest ?? false,
         })),
       ),
     ],

@@ -87,6 +87,8 @@ export async function claimItemWithinCap(
   itemId: string,
   leaseMs: number,
   defaultCap: number,
+  /** The item was inserted in this transaction: it cannot be waiting yet. */
+  fresh = false,
 ): Promise<CappedClaim> {
   const { rows } = await db.query<{
     status: ItemStatus;
@@ -131,7 +133,7 @@ export async function claimItemWithinCap(
     }
   }
   const item = await claimItem(db, itemId, leaseMs);
-  await db.query('delete from team_waits where item_id = $1::text', [itemId]);
+  if (!fresh) await db.query('delete from team_waits where item_id = $1::text', [itemId]);
   return item ? { kind: 'claimed', item } : { kind: 'finished' };
 }
 
@@ -142,11 +144,16 @@ export async function lockTeam(db: Queryable, teamId: string): Promise<void> {
 
 /**
  * The waiting items of a team that now have room (the oldest, as many as its cap allows beside
- * its running items), marked woken: their jobs are to be queued. Items woken before and not yet
- * started keep their place and are not woken twice.
+ * its running items), marked woken: their jobs are to be queued, or, for items a synchronous
+ * request runs itself (`in_request`), that request told. Items woken before and not yet started
+ * keep their place and are not woken twice.
  */
-export async function wakeWaitingItems(db: Queryable, teamId: string, defaultCap: number): Promise<string[]> {
-  const { rows } = await db.query<{ item_id: string }>(
+export async function wakeWaitingItems(
+  db: Queryable,
+  teamId: string,
+  defaultCap: number,
+): Promise<Array<{ item_id: string; in_request: boolean }>> {
+  const { rows } = await db.query<{ item_id: string; in_request: boolean }>(
     `with room as (
        select greatest(0, coalesce(t.max_concurrent_items, $2::int) - t.running_items) as n
        from teams t where t.id = $1::text
@@ -157,11 +164,12 @@ export async function wakeWaitingItems(db: Queryable, teamId: string, defaultCap
        limit (select n from room)
      )
      update team_waits w set woken_at = now()
-     from heads where w.item_id = heads.item_id and heads.woken_at is null
-     returning w.item_id`,
+     from heads, generation_items i
+     where w.item_id = heads.item_id and heads.woken_at is null and i.id = w.item_id
+     returning w.item_id, i.in_request`,
     [teamId, defaultCap],
   );
-  return rows.map((r) => r.item_id);
+  return rows;
 }
 
 /** How many of `itemIds` are still queued or processing. */

@@ -14,21 +14,31 @@ const RUNNABLE_JOB = `
 
 /**
  * Unfinished items whose lease has run out (or that never had one) and that no runnable job
- * will pick up, oldest first.
+ * will pick up, oldest first; `in_request`: a synchronous request ran it in a process now gone
+ * (or was woken for room `wokenGraceMs` ago and has not claimed it).
  */
-export async function selectStrandedItems(db: Queryable, tasks: string[], limit: number): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `select i.id from generation_items i
+export async function selectStrandedItems(
+  db: Queryable,
+  tasks: string[],
+  wokenGraceMs: number,
+  limit: number,
+): Promise<Array<{ id: string; in_request: boolean }>> {
+  const { rows } = await db.query<{ id: string; in_request: boolean }>(
+    `select i.id, i.in_request from generation_items i
      where i.status in ('QUEUED', 'PROCESSING')
        and (i.lease_expires_at is null or i.lease_expires_at < now())
        and not exists (${RUNNABLE_JOB} and j.payload->>'item_id' = i.id)
-       -- Waiting for room in its team's cap: its job is queued when the room is there.
-       and not exists (select 1 from team_waits w where w.item_id = i.id and w.woken_at is null)
+       -- Waiting for room in its team's cap: its job is queued when the room is there (a
+       -- synchronous request woken for it gets a lease's time to claim it).
+       and not exists (
+         select 1 from team_waits w where w.item_id = i.id
+           and (w.woken_at is null
+                or (i.in_request and w.woken_at > now() - make_interval(secs => $3::float8 / 1000))))
      order by i.created_at
      limit $2::int`,
-    [tasks, limit],
+    [tasks, limit, wokenGraceMs],
   );
-  return rows.map((r) => r.id);
+  return rows;
 }
 
 /**
