@@ -22,7 +22,8 @@
 // AUTH_CACHE_TTL_MS (part of what is measured); the baseline checks it on every request. Sides
 // alternate with a warm-up before every measured run; each side's best run counts.
 //
-// Environment: BENCH_DURATION (seconds per measured run, default 10).
+// Environment: BENCH_DURATION (seconds per measured run, default 10), BENCH_QUICK=1 (one round of
+// 1 s warm-up + 1 s per side: checks that the bench works; see bench/lib.ts).
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { loadModelCatalog } from '../src/catalog/models.ts';
@@ -36,6 +37,7 @@ import {
   prepareEnvironment,
   printComparison,
   progress,
+  quick,
   runBenchmark,
   SERVICE_DEFAULTS,
   type Server,
@@ -48,8 +50,8 @@ import {
 const PATH = '/api/v1/images/generate';
 const MODEL = 'flux-1-schnell';
 const CONNECTIONS = 20;
-const WARMUP_SECONDS = 2;
-const ROUNDS = 2;
+const WARMUP_SECONDS = quick(1, 2);
+const ROUNDS = quick(1, 2);
 const TARGET_RATIO = 0.5;
 const TEAM_CREDITS = 1_000_000_000;
 const REQUEST_BODY = JSON.stringify({ prompt: 'bench create: a red circle on a blue sky', model: MODEL });

@@ -23,7 +23,8 @@
 // part of what is measured, as in bench/auth.ts. Sides alternate with a warm-up before every
 // measured run; each side's best run counts.
 //
-// Environment: BENCH_DURATION (seconds per measured run, default 10).
+// Environment: BENCH_DURATION (seconds per measured run, default 10), BENCH_QUICK=1 (one round of
+// 1 s warm-up + 1 s per side: checks that the bench works; see bench/lib.ts).
 import { randomBytes } from 'node:crypto';
 import {
   alternateRounds,
@@ -34,6 +35,7 @@ import {
   prepareEnvironment,
   printComparison,
   progress,
+  quick,
   runBenchmark,
   SERVICE_DEFAULTS,
   type Server,
@@ -46,8 +48,8 @@ import {
 } from './lib.ts';
 
 const CONNECTIONS = 50;
-const WARMUP_SECONDS = 2;
-const ROUNDS = 2;
+const WARMUP_SECONDS = quick(1, 2);
+const ROUNDS = quick(1, 2);
 const TARGET_RATIO = 0.8;
 const BATCH = 4;
 const TEAM_CREDITS = 10_000;
