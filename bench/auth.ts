@@ -26,6 +26,7 @@ import {
   alternateRounds,
   createTeamWithKey,
   durationSeconds,
+  failUnlessTargetMet,
   load,
   prepareEnvironment,
   printComparison,
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
         phase,
       ),
   });
-  printComparison({
+  const pass = printComparison({
     bench: 'auth',
     endpoint: `GET ${ENDPOINT}`,
     title: `GET ${ENDPOINT} with a valid API key`,
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
     target: TARGET_RATIO,
     runs,
   });
+  failUnlessTargetMet(pass);
 }
 
 await runBenchmark('auth', main);

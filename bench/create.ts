@@ -32,6 +32,7 @@ import {
   alternateRounds,
   createTeamWithKey,
   durationSeconds,
+  failUnlessTargetMet,
   load,
   onCleanup,
   prepareEnvironment,
@@ -244,7 +245,7 @@ async function main(): Promise<void> {
     baseline: await checkLedger(pool, 'baseline', 'end', teams.baseline.teamId, price),
     ours: await checkLedger(pool, 'ours', 'end', teams.ours.teamId, price),
   };
-  printComparison({
+  const pass = printComparison({
     bench: 'create',
     endpoint: `POST ${PATH}`,
     title: `POST ${PATH} {prompt, model: '${MODEL}'} (ours ROLE=api)`,
@@ -271,6 +272,7 @@ async function main(): Promise<void> {
       },
     },
   });
+  failUnlessTargetMet(pass);
 }
 
 await runBenchmark('create', main);

@@ -41,7 +41,8 @@
 // or ledger fails the run; a missed target fails it too, except in quick mode.
 //
 // Environment: BENCH_DOOR_REQUESTS, BENCH_DOOR_TTS_SAMPLES, BENCH_DURATION; BENCH_QUICK=1: 10
-// sequential requests and speech samples, 2 s runs without warm-up (checks that the bench works; see bench/lib.ts).
+// sequential requests and speech samples, load runs of 2 requests per connection
+// without warm-up (checks that the bench works; see bench/lib.ts).
 import { Agent, request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
@@ -75,7 +76,7 @@ const FORMS = ['plain', 'streamed'] as const;
 type Form = (typeof FORMS)[number];
 
 const CONNECTIONS = 16;
-/** Seconds of load before each measured run (none in quick mode, where each run lasts 2 s). */
+/** Seconds of load before each measured run (none in quick mode). */
 const WARMUP_SECONDS = quick(0, 2);
 const WARMUP_REQUESTS = quick(2, 20);
 const UPSTREAM_KEY = 'sk-bench-upstream';
@@ -213,8 +214,7 @@ interface FormResult {
 async function main(): Promise<void> {
   const requests = positiveIntEnv('BENCH_DOOR_REQUESTS', quick(10, 300));
   const ttsSamples = positiveIntEnv('BENCH_DOOR_TTS_SAMPLES', quick(10, 300));
-  // A quick run still needs answers from a loaded machine within its run.
-  const seconds = QUICK ? Math.max(2, durationSeconds()) : durationSeconds();
+  const seconds = durationSeconds();
   const media = loadMediaCatalog();
   const priceOf = (id: string) => {
     const model = media.text.find((m) => m.id === id);

@@ -8,7 +8,7 @@
 // (the generation and its items as JSON in one statement) and builds the same record. The ratio
 // ours/baseline shows what the service's stack (Fastify, hooks, auth pipeline, validation,
 // metrics, schema-driven serialisation) costs against doing that work bare; the target is at
-// least 0.8.
+// least 1.0 (the service, with its auth cache, polls at least as fast as the bare server).
 //
 // Setup: the generation is made through the public API (POST /api/v1/images/generate, batch 4)
 // and run by a worker-only process of the service (ROLE=worker, the same DATA_DIR and
@@ -31,6 +31,7 @@ import {
   createTeamWithKey,
   durationSeconds,
   exited,
+  failUnlessTargetMet,
   load,
   prepareEnvironment,
   printComparison,
@@ -50,7 +51,7 @@ import {
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = quick(1, 2);
 const ROUNDS = quick(1, 2);
-const TARGET_RATIO = 0.8;
+const TARGET_RATIO = 1.0;
 const BATCH = 4;
 const TEAM_CREDITS = 10_000;
 const COMPLETION_TIMEOUT_MS = 60_000;
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
         phase,
       ),
   });
-  printComparison({
+  const pass = printComparison({
     bench: 'status',
     endpoint: 'GET /api/v1/generations/{id}/status',
     title: `GET /api/v1/generations/{id}/status of a completed ${BATCH}-image generation`,
@@ -207,6 +208,7 @@ async function main(): Promise<void> {
     ],
     extra: { items: BATCH, body_bytes: Buffer.byteLength(body) },
   });
+  failUnlessTargetMet(pass);
 }
 
 await runBenchmark('status', main);
