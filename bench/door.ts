@@ -40,7 +40,7 @@
 // load run may be settled otherwise (at most 16 per run); the report counts them. Any wrong answer
 // or ledger fails the run; a missed target fails it too, except in quick mode.
 //
-// Environment: BENCH_DOOR_REQUESTS, BENCH_DOOR_TTS_SAMPLES, BENCH_DURATION; BENCH_QUICK=1: 10
+// Environment: BENCH_DOOR_REQUESTS, BENCH_DOOR_TTS_SAMPLES, BENCH_DURATION; BENCH_QUICK=1: 5
 // sequential requests and speech samples, load runs of 2 requests per connection
 // without warm-up (checks that the bench works; see bench/lib.ts).
 import { Agent, request as httpRequest } from 'node:http';
@@ -78,7 +78,7 @@ type Form = (typeof FORMS)[number];
 const CONNECTIONS = 16;
 /** Seconds of load before each measured run (none in quick mode). */
 const WARMUP_SECONDS = quick(0, 2);
-const WARMUP_REQUESTS = quick(2, 20);
+const WARMUP_REQUESTS = quick(1, 20);
 const UPSTREAM_KEY = 'sk-bench-upstream';
 /** The catalog models the two forms are asked for through our door (priced, so a charge shows). */
 const MODEL_OF: Record<Form, string> = { plain: 'anthropic/claude-opus-4.1', streamed: 'anthropic/claude-sonnet-4' };
@@ -212,8 +212,8 @@ interface FormResult {
 }
 
 async function main(): Promise<void> {
-  const requests = positiveIntEnv('BENCH_DOOR_REQUESTS', quick(10, 300));
-  const ttsSamples = positiveIntEnv('BENCH_DOOR_TTS_SAMPLES', quick(10, 300));
+  const requests = positiveIntEnv('BENCH_DOOR_REQUESTS', quick(5, 300));
+  const ttsSamples = positiveIntEnv('BENCH_DOOR_TTS_SAMPLES', quick(5, 300));
   const seconds = durationSeconds();
   const media = loadMediaCatalog();
   const priceOf = (id: string) => {
