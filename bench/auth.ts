@@ -19,16 +19,19 @@
 // noise of a small machine where the load generator shares the CPUs with both servers.
 // Any non-2xx answer, error, timeout or unexpected body during a run fails the benchmark.
 //
-// Environment: BENCH_DURATION (seconds per measured run, default 10).
+// Environment: BENCH_DURATION (seconds per measured run, default 10), BENCH_QUICK=1 (one round of
+// 1 s warm-up + 1 s per side: checks that the bench works; see bench/lib.ts).
 import { randomBytes } from 'node:crypto';
 import {
   alternateRounds,
   createTeamWithKey,
   durationSeconds,
+  failUnlessTargetMet,
   load,
   prepareEnvironment,
   printComparison,
   progress,
+  quick,
   runBenchmark,
   SERVICE_DEFAULTS,
   type Server,
@@ -40,8 +43,8 @@ import {
 
 const ENDPOINT = '/api/v1/billing/credits';
 const CONNECTIONS = 50;
-const WARMUP_SECONDS = 2;
-const ROUNDS = 2;
+const WARMUP_SECONDS = quick(1, 2);
+const ROUNDS = quick(1, 2);
 const TARGET_RATIO = 0.8;
 const TEAM_CREDITS = 1_000_000;
 
@@ -106,7 +109,7 @@ async function main(): Promise<void> {
         phase,
       ),
   });
-  printComparison({
+  const pass = printComparison({
     bench: 'auth',
     endpoint: `GET ${ENDPOINT}`,
     title: `GET ${ENDPOINT} with a valid API key`,
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
     target: TARGET_RATIO,
     runs,
   });
+  failUnlessTargetMet(pass);
 }
 
 await runBenchmark('auth', main);

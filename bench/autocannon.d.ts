@@ -7,6 +7,8 @@ declare module 'autocannon' {
       pipelining?: number;
       /** Seconds. */
       duration?: number;
+      /** Requests to send in all; when set, duration is ignored. */
+      amount?: number;
       method?: string;
       headers?: Record<string, string>;
       /** Responses whose body differs count as mismatches. */

@@ -22,7 +22,8 @@
 // AUTH_CACHE_TTL_MS (part of what is measured); the baseline checks it on every request. Sides
 // alternate with a warm-up before every measured run; each side's best run counts.
 //
-// Environment: BENCH_DURATION (seconds per measured run, default 10).
+// Environment: BENCH_DURATION (seconds per measured run, default 10), BENCH_QUICK=1 (one round of
+// 1 s warm-up + 1 s per side: checks that the bench works; see bench/lib.ts).
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { loadModelCatalog } from '../src/catalog/models.ts';
@@ -31,11 +32,13 @@ import {
   alternateRounds,
   createTeamWithKey,
   durationSeconds,
+  failUnlessTargetMet,
   load,
   onCleanup,
   prepareEnvironment,
   printComparison,
   progress,
+  quick,
   runBenchmark,
   SERVICE_DEFAULTS,
   type Server,
@@ -48,8 +51,8 @@ import {
 const PATH = '/api/v1/images/generate';
 const MODEL = 'flux-1-schnell';
 const CONNECTIONS = 20;
-const WARMUP_SECONDS = 2;
-const ROUNDS = 2;
+const WARMUP_SECONDS = quick(1, 2);
+const ROUNDS = quick(1, 2);
 const TARGET_RATIO = 0.5;
 const TEAM_CREDITS = 1_000_000_000;
 const REQUEST_BODY = JSON.stringify({ prompt: 'bench create: a red circle on a blue sky', model: MODEL });
@@ -242,7 +245,7 @@ async function main(): Promise<void> {
     baseline: await checkLedger(pool, 'baseline', 'end', teams.baseline.teamId, price),
     ours: await checkLedger(pool, 'ours', 'end', teams.ours.teamId, price),
   };
-  printComparison({
+  const pass = printComparison({
     bench: 'create',
     endpoint: `POST ${PATH}`,
     title: `POST ${PATH} {prompt, model: '${MODEL}'} (ours ROLE=api)`,
@@ -269,6 +272,7 @@ async function main(): Promise<void> {
       },
     },
   });
+  failUnlessTargetMet(pass);
 }
 
 await runBenchmark('create', main);

@@ -38,7 +38,8 @@
 // rows while they are measured.
 //
 // Environment: BENCH_HISTORY_ROWS (default 1,000,000), BENCH_HISTORY_OTHER_ROWS (default 100,000),
-// BENCH_HISTORY_SAMPLES (default 200), BENCH_HISTORY_SLOW_SAMPLES (default 5).
+// BENCH_HISTORY_SAMPLES (default 200), BENCH_HISTORY_SLOW_SAMPLES (default 5); BENCH_QUICK=1: 20,000 and
+// 1,000 rows, 5 follows, 3 samples, 1 slow sample (checks that the bench works; see bench/lib.ts).
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
@@ -54,20 +55,21 @@ import {
   prepareEnvironment,
   progress,
   quantile,
+  quick,
   runBenchmark,
   type Server,
   startOurServer,
   waitUntilHealthy,
 } from './lib.ts';
 
-const TEAM_ROWS = positiveIntEnv('BENCH_HISTORY_ROWS', 1_000_000);
-const OTHER_ROWS = positiveIntEnv('BENCH_HISTORY_OTHER_ROWS', 100_000);
-const SAMPLES = positiveIntEnv('BENCH_HISTORY_SAMPLES', 200);
-const SLOW_SAMPLES = positiveIntEnv('BENCH_HISTORY_SLOW_SAMPLES', 5);
-const WARMUP = 10;
+const TEAM_ROWS = positiveIntEnv('BENCH_HISTORY_ROWS', quick(20_000, 1_000_000));
+const OTHER_ROWS = positiveIntEnv('BENCH_HISTORY_OTHER_ROWS', quick(1_000, 100_000));
+const SAMPLES = positiveIntEnv('BENCH_HISTORY_SAMPLES', quick(3, 200));
+const SLOW_SAMPLES = positiveIntEnv('BENCH_HISTORY_SLOW_SAMPLES', quick(1, 5));
+const WARMUP = quick(1, 10);
 /** The page size asked for; the route asks the database for one more (is there a next page). */
 const PAGE = 100;
-const DEEP_FOLLOWS = 50;
+const DEEP_FOLLOWS = quick(5, 50);
 const DEEP_OFFSET = PAGE * DEEP_FOLLOWS;
 const FAR_OFFSET = Math.min(500_000, Math.floor(TEAM_ROWS / 2 / PAGE) * PAGE);
 const DAYS = 365;

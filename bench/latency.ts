@@ -14,7 +14,8 @@
 // dimensionsFor('1:1'), the default model and steps) and the service's local storage driver, so
 // what the queue, the database and HTTP add on top of the work itself is visible.
 //
-// Environment: BENCH_SAMPLES (generations measured, default 30).
+// Environment: BENCH_SAMPLES (generations measured, default 30), BENCH_QUICK=1 (1 warm-up and 3
+// samples: checks that the bench works; see bench/lib.ts).
 
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +31,7 @@ import {
   prepareEnvironment,
   progress,
   quantile,
+  quick,
   runBenchmark,
   SERVICE_DEFAULTS,
   type Server,
@@ -39,7 +41,7 @@ import {
 } from './lib.ts';
 
 const POLL_INTERVAL_MS = 5;
-const WARMUP_SAMPLES = 3;
+const WARMUP_SAMPLES = quick(1, 3);
 const TARGET_P50_MS = 250;
 const COMPLETION_TIMEOUT_MS = 30_000;
 const DEFAULT_STEPS = 28;
@@ -126,7 +128,7 @@ function stats(values: number[]): Stats {
 }
 
 async function main(): Promise<void> {
-  const samples = positiveIntEnv('BENCH_SAMPLES', 30);
+  const samples = positiveIntEnv('BENCH_SAMPLES', quick(3, 30));
   const env = await prepareEnvironment();
   const catalog = loadModelCatalog();
   const model = catalog.defaults.image;

@@ -13,6 +13,8 @@
 //     with all of them accepted, next to the same worker idle (baseline). Then every webhook is
 //     sent (50 at a time): webhook sent → item completed, p50/p99, and the completion rate.
 // (c) A 1 GiB result streamed into storage: `npm run bench:stream`, run at the end.
+//
+// BENCH_QUICK=1: 3 samples in (a), 50 items in (b), no (c): checks that the bench works (bench/lib.ts).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,11 +25,14 @@ import { type FakeFal, startFakeFal } from '../test/fakes/fal.ts';
 import {
   createTeamWithKey,
   exited,
+  failUnlessTargetMet,
   onCleanup,
   positiveIntEnv,
   prepareEnvironment,
   progress,
+  QUICK,
   quantile,
+  quick,
   ROOT,
   runBenchmark,
   SERVICE_DEFAULTS,
@@ -42,6 +47,8 @@ const MODEL = 'flux-1-schnell';
 const ENDPOINT = 'fal-ai/flux/schnell';
 const TARGET_OVERHEAD_P50_MS = 30;
 const BATCH = 10;
+/** How long the worker is left alone before its RSS is read. */
+const SETTLE_MS = quick(200, 2000);
 
 interface Stats {
   p50: number;
@@ -142,8 +149,8 @@ async function measureOurs(server: Server, key: string, fal: FakeFal, prompt: st
 }
 
 await runBenchmark('providers', async () => {
-  const samples = positiveIntEnv('BENCH_SAMPLES', 100);
-  const items = positiveIntEnv('BENCH_ITEMS', 10_000);
+  const samples = positiveIntEnv('BENCH_SAMPLES', quick(3, 100));
+  const items = positiveIntEnv('BENCH_ITEMS', quick(50, 10_000));
   const env = await prepareEnvironment();
   const fal = await startFakeFal();
   onCleanup(() => fal.close());
@@ -160,7 +167,7 @@ await runBenchmark('providers', async () => {
   const { key } = await createTeamWithKey(all, env.adminToken, 'bench', 100_000_000);
   const direct = await directClient(fal);
   progress(`(a) ${samples} images through fal one at a time, each next to a direct call of the fake`);
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < quick(1, 5); i++) {
     await measureOurs(all, key, fal, `warm ${i}`);
     await direct(`warm direct ${i}`);
   }
@@ -184,7 +191,7 @@ await runBenchmark('providers', async () => {
     env: { ...falEnv, LOG_LEVEL: 'info' },
   });
   await waitForOutput(worker, 'worker started');
-  await sleep(2000);
+  await sleep(SETTLE_MS);
   const idleRss = rssMb(worker.child.pid);
   const db = new pg.Pool({ connectionString: env.databaseUrl, max: 2 });
   onCleanup(() => db.end());
@@ -229,7 +236,7 @@ await runBenchmark('providers', async () => {
     await sleep(500);
   }
   const submitSeconds = (performance.now() - submitStart) / 1000;
-  await sleep(2000);
+  await sleep(SETTLE_MS);
   const inFlightRss = rssMb(worker.child.pid);
   peakRss = Math.max(peakRss, inFlightRss);
 
@@ -258,7 +265,7 @@ await runBenchmark('providers', async () => {
   const drainSeconds = (lastDone - (performance.timeOrigin + releaseStart)) / 1000;
   const webhookToDone = stats(latencies);
   // Nothing is in flight now: what stays is the heap's high-water mark, not per-item state.
-  await sleep(2000);
+  await sleep(SETTLE_MS);
   const drainedRss = rssMb(worker.child.pid);
 
   const lines = [
@@ -310,7 +317,7 @@ await runBenchmark('providers', async () => {
   await stopChild(api);
 
   // (c) ------------------------------------------------------------------------------------------
-  if (process.env.BENCH_SKIP_STREAM !== '1') {
+  if (process.env.BENCH_SKIP_STREAM !== '1' && !QUICK) {
     progress('(c) a 1 GiB result streamed into local storage: npm run bench:stream');
     await new Promise<void>((resolveRun, reject) => {
       const child = execFile(
@@ -323,5 +330,6 @@ await runBenchmark('providers', async () => {
       child.stderr?.pipe(process.stderr);
     });
   }
-  if (!passA || failed > 0) process.exitCode = 1;
+  failUnlessTargetMet(passA);
+  if (failed > 0) process.exitCode = 1;
 });
