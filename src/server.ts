@@ -11,22 +11,23 @@ import { migrate } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { createDeps } from './deps.ts';
 import { sealStoredSecrets } from './modules/webhooks/service.ts';
+import { installShutdown, type Shutdown } from './shutdown.ts';
 import { startWorker } from './worker.ts';
-
-type Closer = () => Promise<unknown>;
 
 const quietGraphileLogger = new Logger(() => () => undefined);
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
-  const closers: Closer[] = [];
+  const shutdown = installShutdown(log, config.shutdownTimeoutMs);
+  const { closers } = shutdown;
   const servesApi = config.role !== 'worker';
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres(config.dataDir, (line) => log.debug({ postgres: line }));
+    shutdown.useDatabase(embedded);
     databaseUrl = embedded.url;
     log.info({ dataDir: resolve(config.dataDir) }, 'embedded PostgreSQL started');
   } else if (servesApi && !config.adminToken) {
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     await pool.end();
     await embedded?.stop();
   });
-  rideOutDatabaseOutages(log);
+  rideOutDatabaseOutages(log, shutdown);
 
   if (!secretsMaterial) {
     throw new Error('SECRETS_KEY (or ADMIN_TOKEN) must be set: webhook signing secrets are stored encrypted under it.');
@@ -88,16 +89,16 @@ async function main(): Promise<void> {
   if (config.metrics.port !== undefined) {
     const metricsApp = await buildMetricsApp(deps);
     closers.unshift(() => metricsApp.close());
-    await listen(metricsApp, config.metrics.port, config.host, 'METRICS_PORT', closers);
+    await listen(metricsApp, config.metrics.port, config.host, 'METRICS_PORT', shutdown);
   }
 
   if (servesApi) {
     const { app } = await buildApp(deps);
     closers.unshift(() => app.close());
-    await listen(app, config.port, config.host, 'PORT', closers);
+    await listen(app, config.port, config.host, 'PORT', shutdown);
   }
 
-  installSignalHandlers(log, closers, config.shutdownTimeoutMs);
+  shutdown.started();
 }
 
 /**
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
  * retried, or found again by the recovery sweep, once the database is back. Any other
  * unhandled rejection is a bug and still ends the process.
  */
-function rideOutDatabaseOutages(log: pino.Logger): void {
+function rideOutDatabaseOutages(log: pino.Logger, shutdown: Shutdown): void {
   process.on('unhandledRejection', (reason) => {
     if (isDatabaseUnavailable(reason)) {
       log.warn(
@@ -116,7 +117,7 @@ function rideOutDatabaseOutages(log: pino.Logger): void {
       return;
     }
     log.fatal({ err: reason }, 'unhandled rejection');
-    process.exit(1);
+    void shutdown.fail();
   });
 }
 
@@ -136,47 +137,14 @@ function printCredentials(config: Config, setup: LocalSetup): void {
 }
 
 /** Listens, or closes everything started so far and says which setting to change. */
-async function listen(app: App, port: number, host: string, setting: string, closers: Closer[]): Promise<void> {
+async function listen(app: App, port: number, host: string, setting: string, shutdown: Shutdown): Promise<void> {
   try {
     await app.listen({ port, host });
   } catch (err) {
-    await closeAll(closers);
+    await shutdown.closeAll();
     const code = (err as NodeJS.ErrnoException).code;
     throw code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use; set ${setting} to another one.`) : err;
   }
-}
-
-async function closeAll(closers: Closer[]): Promise<void> {
-  for (const close of closers) await close();
-}
-
-function installSignalHandlers(log: pino.Logger, closers: Closer[], timeoutMs: number): void {
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) {
-      log.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    closing = true;
-    log.info({ signal }, 'shutting down: finishing in-flight work');
-    const timer = setTimeout(() => {
-      log.error({ timeoutMs }, 'shutdown took too long: exiting');
-      process.exit(1);
-    }, timeoutMs);
-    timer.unref();
-    closeAll(closers).then(
-      () => {
-        log.info('stopped cleanly');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        log.error({ err }, 'error during shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,21 @@ export interface EmbeddedDatabase {
   /** Connection string of the maintenance database (for CREATE DATABASE). */
   adminUrl: string;
   stop(): Promise<void>;
+  /**
+   * Asks the server to stop (a fast shutdown: sessions are ended, nothing is lost) without
+   * waiting: for an exit that cannot wait, the last thing the process does.
+   */
+  stopWithoutWaiting(): void;
+}
+
+/** The postmaster's process id, from the first line of its postmaster.pid; undefined when not running. */
+export function postmasterPid(pgData: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(pgData, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Binaries {
@@ -191,6 +206,16 @@ export async function startEmbeddedPostgres(
     stop: async () => {
       const stopped = await pgCtl(['stop', '-D', pgData, '-m', 'fast', '-w', '-t', '60']);
       if (stopped.code !== 0) throw new Error(`Stopping the embedded PostgreSQL failed: ${stopped.output}`);
+    },
+    stopWithoutWaiting: () => {
+      const pid = postmasterPid(pgData);
+      if (pid === undefined) return;
+      try {
+        // SIGINT is PostgreSQL's fast shutdown, as `pg_ctl stop -m fast` sends it.
+        process.kill(pid, 'SIGINT');
+      } catch {
+        // Gone already.
+      }
     },
   };
 }
