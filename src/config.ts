@@ -125,6 +125,9 @@ const EnvSchema = Type.Object({
   LEMONSQUEEZY_VARIANT_IDS: Type.Optional(Type.String({ pattern: '^[^=,\\s]+=[^=,\\s]+(,[^=,\\s]+=[^=,\\s]+)*$' })),
 });
 
+/** The name of every setting the service reads from the environment. */
+export const SETTING_NAMES: readonly string[] = Object.keys(EnvSchema.properties);
+
 /** How a process runs items: retries, leases and the bound on interrupted runs. */
 export interface ItemPolicy {
   /** Provider attempts of an item whose failures are retryable. */
@@ -513,9 +516,8 @@ function comfyModels(value: string | undefined): Record<string, ComfyModelWorkfl
 
 /** Parses and validates the environment once; a bad value stops the start with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.keys(EnvSchema.properties);
   const raw: Record<string, unknown> = {};
-  for (const name of known) {
+  for (const name of SETTING_NAMES) {
     const value = env[name];
     if (value !== undefined && value !== '') raw[name] = value;
   }

@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path';
-import { Logger, runMigrations } from 'graphile-worker';
 import pino from 'pino';
 import { buildApp, buildMetricsApp } from './app.ts';
 import type { App } from './app-types.ts';
@@ -7,14 +6,12 @@ import { DEFAULT_TEAM_CREDITS, type LocalSetup, prepareLocalSetup } from './boot
 import { type Config, loadConfig } from './config.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateAll } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { createDeps } from './deps.ts';
 import { sealStoredSecrets } from './modules/webhooks/service.ts';
 import { installShutdown, type Shutdown } from './shutdown.ts';
 import { startWorker } from './worker.ts';
-
-const quietGraphileLogger = new Logger(() => () => undefined);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -41,8 +38,7 @@ async function main(): Promise<void> {
   let adminToken = config.adminToken;
   let secretsMaterial = config.secretsKey ?? config.adminToken;
   try {
-    const applied = await migrate(migrationPool);
-    await runMigrations({ pgPool: migrationPool, logger: quietGraphileLogger });
+    const applied = await migrateAll(migrationPool);
     if (applied.length > 0) log.info({ versions: applied }, 'migrations applied');
     if (embedded) {
       const setup = await prepareLocalSetup(migrationPool, config.dataDir, config.adminToken, config.secretsKey);

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { Logger, runMigrations } from 'graphile-worker';
 import type pg from 'pg';
 import { withTransaction } from './pool.ts';
 import * as sql from './sql.ts';
@@ -52,5 +53,17 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     await sql.unlockMigrations(lockClient, MIGRATION_LOCK).catch(() => undefined);
     lockClient.release();
   }
+  return applied;
+}
+
+const quietGraphileLogger = new Logger(() => () => undefined);
+
+/**
+ * The service's migrations, then graphile-worker's (its job queue schema): what every process
+ * runs at start, and what `src/cli/migrate.ts` runs alone. Returns the service's versions applied.
+ */
+export async function migrateAll(pool: pg.Pool): Promise<number[]> {
+  const applied = await migrate(pool);
+  await runMigrations({ pgPool: pool, logger: quietGraphileLogger });
   return applied;
 }
