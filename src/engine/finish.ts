@@ -10,7 +10,15 @@ import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 
 export type Outcome = (
-  | { ok: true; url: string; file: StoredFile }
+  | {
+      ok: true;
+      url: string;
+      file: StoredFile;
+      /** The size of the stored file (its team's storage quota), recorded with the completion. */
+      bytes?: number;
+      /** How the item's open vendor attempt ended, recorded with the completion. */
+      attempt?: sql.AttemptEnd;
+    }
   /**
    * errorKind: the WorkError kind, when a provider said why. `refund` false keeps the charge (a
    * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
@@ -55,7 +63,13 @@ export async function finishItem(
     await sql.lockTeam(client, item.team_id);
     let refund = 0;
     if (outcome.ok) {
-      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata))) return false;
+      const completed = await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata, outcome.bytes);
+      // The attempt ends and the file is counted whether or not the item was still ours to complete.
+      if (outcome.attempt) await sql.finishAttempt(client, item.id, outcome.attempt);
+      if (!completed) {
+        if (outcome.bytes !== undefined) await sql.recordResultBytes(client, item.id, outcome.bytes);
+        return false;
+      }
       const actual = outcome.file.actualCredits;
       if (actual !== undefined && actual < item.price) {
         refund = item.price - Math.max(0, Math.ceil(actual));

@@ -158,9 +158,9 @@ async function runLocal(
     if (!(await markStoringResult(ctx, item.id))) return;
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
-    await sql.recordResultBytes(ctx.pool, item.id, file.data.length);
     const metadata = file.metadata && Object.keys(file.metadata).length > 0 ? file.metadata : undefined;
-    if (!(await finish({ ok: true, url: ctx.storage.publicUrl(key), file: { ...file, metadata } }))) {
+    const url = ctx.storage.publicUrl(key);
+    if (!(await finish({ ok: true, url, file: { ...file, metadata }, bytes: file.data.length }))) {
       await discardResult(ctx, item.id, key);
     }
   } finally {

@@ -460,11 +460,14 @@ async function completeFromOutput(
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);
-  await endAttempt(ctx, item.id, servedBy, { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) });
+  // The attempt's end and the file's size are recorded in the transaction that completes the item.
+  const attempt: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) };
   const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
     url: stored.url,
+    bytes: stored.bytes,
+    attempt,
     file: {
       contentType: stored.contentType,
       extension: stored.extension,
@@ -474,6 +477,7 @@ async function completeFromOutput(
       actualCredits: settled?.actualCredits,
     },
   });
+  countAttempt(ctx, servedBy, attempt);
   if (!completed) await discardResult(ctx, item.id, stored.key);
 }
 
@@ -495,6 +499,8 @@ function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | 
 interface StoredResult {
   key: string;
   url: string;
+  /** Its size as stored. */
+  bytes: number;
   contentType: string;
   extension: string;
   width?: number;
@@ -519,8 +525,15 @@ async function copyResult(
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
-    await sql.recordResultBytes(ctx.pool, item.id, data.length);
-    return { key, url: ctx.storage.publicUrl(key), contentType, extension, width: file.width, height: file.height };
+    return {
+      key,
+      url: ctx.storage.publicUrl(key),
+      bytes: data.length,
+      contentType,
+      extension,
+      width: file.width,
+      height: file.height,
+    };
   };
   const converted = async (data: Buffer, contentType: string) => {
     if (!convert) return store(data, contentType);
@@ -556,10 +569,10 @@ async function copyResult(
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
   const { size } = await ctx.storage.putStream(key, fetched.body, contentType);
-  await sql.recordResultBytes(ctx.pool, item.id, size);
   return {
     key,
     url: ctx.storage.publicUrl(key),
+    bytes: size,
     contentType,
     extension: extension as string,
     width: file.width,
@@ -703,6 +716,11 @@ function tracksHealth(ctx: ExecutionContext, providerId: string): boolean {
 /** Closes the item's open attempt with how it ended, and counts it (a vendor's). */
 async function endAttempt(ctx: ExecutionContext, itemId: string, route: AttemptRoute, end: sql.AttemptEnd) {
   await sql.finishAttempt(ctx.pool, itemId, end);
+  countAttempt(ctx, route, end);
+}
+
+/** Counts an ended attempt in the metrics (a vendor's: the simulator's are not counted). */
+function countAttempt(ctx: ExecutionContext, route: AttemptRoute, end: sql.AttemptEnd): void {
   if (!tracksHealth(ctx, route.provider ?? '')) return;
   ctx.services.metrics.vendorAttemptEnded({
     provider: route.provider ?? 'unknown',

@@ -3,13 +3,22 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { GenerationStatus } from './history.ts';
 
-/** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
-export async function completeItem(db: Queryable, itemId: string, url: string, result: unknown): Promise<boolean> {
+/**
+ * Finishes a PROCESSING item as COMPLETED with its URL (and the size of its stored file, when
+ * given); false when it was already finished.
+ */
+export async function completeItem(
+  db: Queryable,
+  itemId: string,
+  url: string,
+  result: unknown,
+  bytes?: number,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
-       progress = 1, queue_position = null, updated_at = now()
+       progress = 1, queue_position = null, result_bytes = coalesce($4::bigint, result_bytes), updated_at = now()
      where id = $1::text and status = 'PROCESSING'`,
-    [itemId, url, result === undefined ? null : JSON.stringify(result)],
+    [itemId, url, result === undefined ? null : JSON.stringify(result), bytes ?? null],
   );
   return (rowCount ?? 0) > 0;
 }
