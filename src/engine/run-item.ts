@@ -51,10 +51,13 @@ export async function runItem(
   options: RunOptions,
 ): Promise<void> {
   const policy = ctx.itemPolicy;
-  // Within the team's cap; over it, the item waits its turn and is started when room frees.
-  const claim = await withTransaction(ctx.pool, (client) =>
-    sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
-  );
+  // Within the team's cap; over it, the item waits its turn and is started when room frees. The
+  // usual case (room without counting) is one statement; the rest a transaction that counts.
+  const claim =
+    (await sql.claimItemWithRoom(ctx.pool, itemId, policy.leaseMs, policy.teamMaxConcurrentItems)) ??
+    (await withTransaction(ctx.pool, (client) =>
+      sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
+    ));
   if (claim.kind !== 'claimed') return;
   const item = claim.item;
   const operation = operations[item.operation];
