@@ -63,11 +63,10 @@ export async function finishItem(
     await sql.lockTeam(client, item.team_id);
     let refund = 0;
     if (outcome.ok) {
-      const completed = await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata, outcome.bytes);
       // The attempt ends and the file is counted whether or not the item was still ours to complete.
-      if (outcome.attempt) await sql.finishAttempt(client, item.id, outcome.attempt);
-      if (!completed) {
-        if (outcome.bytes !== undefined) await sql.recordResultBytes(client, item.id, outcome.bytes);
+      const { url, file, bytes, attempt } = outcome;
+      if (!(await sql.completeItem(client, item.id, url, file.metadata, bytes, attempt))) {
+        if (bytes !== undefined) await sql.recordResultBytes(client, item.id, bytes);
         return false;
       }
       const actual = outcome.file.actualCredits;
