@@ -330,17 +330,22 @@ async function send(
     await failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
     return;
   }
-  if (tracksHealth(ctx, provider.id)) await sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint);
   if (picked.credentialId) ctx.providers.credentialServed(picked.credentialId);
+  // The route answered: its count of failures in a row ends, on a connection of its own while the
+  // answer is recorded (neither waits for the other).
+  const healthy = tracksHealth(ctx, provider.id) ? sql.recordRouteSuccess(ctx.pool, provider.id, route.endpoint) : null;
   if (result.kind === 'done') {
-    await completeFromOutput(ctx, operation, item, work, result.output, sentTo);
+    await Promise.all([healthy, completeFromOutput(ctx, operation, item, work, result.output, sentTo)]);
     return;
   }
-  const accepted = await withTransaction(ctx.pool, async (client) => {
-    const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
-    if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
-    return accepted;
-  });
+  const [, accepted] = await Promise.all([
+    healthy,
+    withTransaction(ctx.pool, async (client) => {
+      const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
+      if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
+      return accepted;
+    }),
+  ]);
   if (!accepted && !(await sql.selectUnfinishedItem(ctx.pool, item.id))) {
     // The item ended while its submit was under way (cancelled, or past its deadline): the job
     // the vendor just took is not wanted.
