@@ -152,8 +152,8 @@ export async function createGeneration(
       retentionDays: input.retentionDays,
       inputKeys: input.inputKeys ?? [],
       parent: input.parent,
+      items,
     });
-    await sql.insertItems(client, id, items);
     // One statement per distinct start time (usually one).
     const byRunAt = new Map<number | null, string[]>();
     for (const item of items) {
