@@ -363,7 +363,11 @@ export async function pollVendor(
   itemId: string,
   reported?: ProviderOutput,
 ): Promise<void> {
-  const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
+  // A result a verified webhook reported is stored now: the item is marked as storing it as it is read.
+  const storing = reported !== undefined && reported.files.length > 0;
+  const item = storing
+    ? await sql.selectItemStoringResult(ctx.pool, itemId)
+    : await sql.selectUnfinishedItem(ctx.pool, itemId);
   if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
   const operation = operations[item.operation];
   const provider = ctx.providers.get(item.provider, item.credential_id);
@@ -409,7 +413,7 @@ export async function pollVendor(
     await failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
     return;
   }
-  await completeFromOutput(ctx, operation, item, work, result.output, item);
+  await completeFromOutput(ctx, operation, item, work, result.output, item, storing);
 }
 
 /** Copies the vendor's first file into our storage and completes the item. */
@@ -420,6 +424,8 @@ async function completeFromOutput(
   work: VendorWork,
   output: ProviderOutput,
   servedBy: AttemptRoute,
+  /** The item was marked as storing its result when it was read (selectItemStoringResult). */
+  marked = false,
 ): Promise<void> {
   const provider = servedBy.provider ?? undefined;
   const file = output.files[0];
@@ -431,7 +437,7 @@ async function completeFromOutput(
   }
   // Once stored, the file may be fetched (its URL can have been handed out): record that first,
   // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!(await markStoringResult(ctx, item.id))) return;
+  if (!marked && !(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
