@@ -169,8 +169,8 @@ export async function createGeneration(
       retentionDays: input.retentionDays,
       inputKeys: input.inputKeys ?? [],
       parent: input.parent,
+      items,
     });
-    await sql.insertItems(client, id, items);
     let claims: CappedClaim[] | undefined;
     if (input.inRequest) {
       const { leaseMs, defaultCap } = input.inRequest;

@@ -9,34 +9,39 @@ import * as sql from './sql/index.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
 
-export type Outcome =
-  /** bytes: the file's size, when it was not recorded as it was stored (an item run in its request). */
-  (
-    | { ok: true; url: string; file: StoredFile; bytes?: number }
-    /**
-     * errorKind: the WorkError kind, when a provider said why. `refund` false keeps the charge (a
-     * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
-     * stored to complete (a team's cancel: a file the client can fetch is never refunded).
-     */
-    | {
-        ok: false;
-        error: string;
-        errorKind?: string;
-        refund?: boolean;
-        spareStoring?: boolean;
-        /** Only while no process holds the item's lease (the sweep failing a stranded item). */
-        leaseLapsed?: boolean;
-      }
-  ) & {
-    /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
-    provider?: string;
-    /**
-     * What is recorded with the outcome, in its transaction, whether or not the outcome itself is
-     * (an item run in its request settles in one transaction: the attempt's end, the result's size,
-     * the route's health).
-     */
-    alongside?: (db: Queryable) => Promise<void>;
-  };
+export type Outcome = (
+  | {
+      ok: true;
+      url: string;
+      file: StoredFile;
+      /** The size of the stored file (its team's storage quota), recorded with the completion. */
+      bytes?: number;
+      /** How the item's open vendor attempt ended, recorded with the completion. */
+      attempt?: sql.AttemptEnd;
+    }
+  /**
+   * errorKind: the WorkError kind, when a provider said why. `refund` false keeps the charge (a
+   * cancel of work a vendor already runs); `spareStoring` leaves an item whose result file is being
+   * stored to complete (a team's cancel: a file the client can fetch is never refunded).
+   */
+  | {
+      ok: false;
+      error: string;
+      errorKind?: string;
+      refund?: boolean;
+      spareStoring?: boolean;
+      /** Only while no process holds the item's lease (the sweep failing a stranded item). */
+      leaseLapsed?: boolean;
+    }
+) & {
+  /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
+  provider?: string;
+  /**
+   * What is recorded with the outcome, in its transaction, whether or not the outcome itself is
+   * (an item run in its request settles in one transaction: the route's health with it).
+   */
+  alongside?: (db: Queryable) => Promise<void>;
+};
 
 /** The item as an operation sees it. */
 export function executable(item: sql.ClaimedItem): ExecutableItem {
@@ -73,7 +78,12 @@ export async function finishItem(
     await outcome.alongside?.(client);
     let refund = 0;
     if (outcome.ok) {
-      if (!(await sql.completeItem(client, item.id, outcome.url, outcome.file.metadata, outcome.bytes))) return false;
+      // The attempt ends and the file is counted whether or not the item was still ours to complete.
+      const { url, file, bytes, attempt } = outcome;
+      if (!(await sql.completeItem(client, item.id, url, file.metadata, bytes, attempt))) {
+        if (bytes !== undefined) await sql.recordResultBytes(client, item.id, bytes);
+        return false;
+      }
       const actual = outcome.file.actualCredits;
       if (actual !== undefined && actual < item.price) {
         refund = item.price - Math.max(0, Math.ceil(actual));

@@ -51,10 +51,13 @@ export async function runItem(
   options: RunOptions,
 ): Promise<void> {
   const policy = ctx.itemPolicy;
-  // Within the team's cap; over it, the item waits its turn and is started when room frees.
-  const claim = await withTransaction(ctx.pool, (client) =>
-    sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
-  );
+  // Within the team's cap; over it, the item waits its turn and is started when room frees. The
+  // usual case (room without counting) is one statement; the rest a transaction that counts.
+  const claim =
+    (await sql.claimItemWithRoom(ctx.pool, itemId, policy.leaseMs, policy.teamMaxConcurrentItems)) ??
+    (await withTransaction(ctx.pool, (client) =>
+      sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
+    ));
   if (claim.kind !== 'claimed') return;
   await runClaimed(ctx, operations, claim.item, options);
 }
@@ -172,9 +175,9 @@ async function runLocal(
     if (!(await markStoringResult(ctx, item.id))) return;
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
-    await sql.recordResultBytes(ctx.pool, item.id, file.data.length);
     const metadata = file.metadata && Object.keys(file.metadata).length > 0 ? file.metadata : undefined;
-    if (!(await finish({ ok: true, url: ctx.storage.publicUrl(key), file: { ...file, metadata } }))) {
+    const url = ctx.storage.publicUrl(key);
+    if (!(await finish({ ok: true, url, file: { ...file, metadata }, bytes: file.data.length }))) {
       await discardResult(ctx, item.id, key);
     }
   } finally {

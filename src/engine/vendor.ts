@@ -430,18 +430,27 @@ async function send(
     if (refused) return refused.next;
     return failOrRetry(ctx, operation, item, route, candidates, error, { accepted: false, ...options });
   }
-  const healthy = tracksHealth(ctx, provider.id);
-  const routeServed = (db: Queryable) => sql.recordRouteSuccess(db, provider.id, route.endpoint);
-  // A request that has its answer settles in one transaction, the route's success with it.
-  const settleHere = options.here && result.kind === 'done';
-  if (healthy && !settleHere) await routeServed(ctx.pool);
   if (picked.credentialId) ctx.providers.credentialServed(picked.credentialId);
+  // The route answered: its count of failures in a row ends.
+  const tracked = tracksHealth(ctx, provider.id);
+  const routeServed = (db: Queryable) => sql.recordRouteSuccess(db, provider.id, route.endpoint);
   if (result.kind === 'done') {
-    const here = options.here ? { alongside: healthy ? routeServed : undefined } : undefined;
-    await completeFromOutput(ctx, operation, item, work, result.output, sentTo, here);
+    if (options.here) {
+      // A request that has its answer settles in one transaction, the route's success with it.
+      await completeFromOutput(ctx, operation, item, work, result.output, sentTo, {
+        alongside: tracked ? routeServed : undefined,
+      });
+      return;
+    }
+    // On a connection of its own while the answer is recorded (neither waits for the other).
+    await Promise.all([
+      tracked ? routeServed(ctx.pool) : null,
+      completeFromOutput(ctx, operation, item, work, result.output, sentTo),
+    ]);
     return;
   }
   if (options.here) {
+    if (tracked) await routeServed(ctx.pool);
     // The request polls the job itself while it waits, and keeps the item's lease meanwhile
     // (recording the job lets it go: a worker's poll job would stand for the item instead).
     const polled = await withTransaction(ctx.pool, async (client) => {
@@ -451,13 +460,16 @@ async function send(
     });
     if (polled) return { kind: 'poll', at: Date.now() + firstPollDelay(ctx, provider, options) };
   }
-  const accepted = options.here
-    ? undefined
-    : await withTransaction(ctx.pool, async (client) => {
-        const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
-        if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
-        return accepted;
-      });
+  const [, accepted] = options.here
+    ? [null, undefined]
+    : await Promise.all([
+        tracked ? routeServed(ctx.pool) : null,
+        withTransaction(ctx.pool, async (client) => {
+          const accepted = await sql.markAccepted(client, item.id, result.handle, result.vendorRequestId);
+          if (accepted) await queuePoll(client, item.id, accepted.webhookArrived ? 0 : firstPollDelay(ctx, provider));
+          return accepted;
+        }),
+      ]);
   if (!accepted && !(await sql.selectUnfinishedItem(ctx.pool, item.id))) {
     // The item ended while its submit was under way (cancelled, or past its deadline): the job
     // the vendor just took is not wanted.
@@ -476,7 +488,11 @@ export async function pollVendor(
   reported?: ProviderOutput,
   options: RunOptions = { mayRetry: true },
 ): Promise<NextStep | undefined> {
-  const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
+  // A result a verified webhook reported is stored now: the item is marked as storing it as it is read.
+  const storing = reported !== undefined && reported.files.length > 0;
+  const item = storing
+    ? await sql.selectItemStoringResult(ctx.pool, itemId)
+    : await sql.selectUnfinishedItem(ctx.pool, itemId);
   if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
   const operation = operations[item.operation];
   const provider = ctx.providers.get(item.provider, item.credential_id);
@@ -527,7 +543,7 @@ export async function pollVendor(
     const candidates = ctx.providers.candidates(work.routes, work.request);
     return failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
   }
-  await completeFromOutput(ctx, operation, item, work, result.output, item, options.here ? {} : undefined);
+  await completeFromOutput(ctx, operation, item, work, result.output, item, options.here ? {} : undefined, storing);
 }
 
 /**
@@ -545,6 +561,8 @@ async function completeFromOutput(
   output: ProviderOutput,
   servedBy: AttemptRoute,
   here?: { alongside?: (db: Queryable) => Promise<void> },
+  /** The item was marked as storing its result when it was read (selectItemStoringResult). */
+  marked = false,
 ): Promise<void> {
   const provider = servedBy.provider ?? undefined;
   const file = output.files[0];
@@ -556,7 +574,7 @@ async function completeFromOutput(
   }
   // Once stored, the file may be fetched (its URL can have been handed out): record that first,
   // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!here && !(await markStoringResult(ctx, item.id))) return;
+  if (!here && !marked && !(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
@@ -566,7 +584,6 @@ async function completeFromOutput(
       item,
       file,
       work.expects,
-      !here,
       // The vendor that answered (on a first attempt the claimed item does not name it yet).
       ctx.trustedOriginsOf(provider ?? ''),
       convert &&
@@ -591,19 +608,15 @@ async function completeFromOutput(
     return;
   }
   const settled = operation.settle?.(executable(item), output, item.price);
-  const end: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) };
-  if (!here) await endAttempt(ctx, item.id, servedBy, end);
+  // The attempt's end and the file's size are recorded in the transaction that completes the item.
+  const attempt: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) };
   const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,
-    bytes: here ? stored.bytes : undefined,
-    alongside:
-      here &&
-      (async (db) => {
-        await here.alongside?.(db);
-        await sql.finishAttempt(db, item.id, end);
-      }),
     url: stored.url,
+    bytes: stored.bytes,
+    attempt,
+    alongside: here?.alongside,
     file: {
       contentType: stored.contentType,
       extension: stored.extension,
@@ -613,7 +626,7 @@ async function completeFromOutput(
       actualCredits: settled?.actualCredits,
     },
   });
-  if (here) countAttempt(ctx, servedBy, end);
+  countAttempt(ctx, servedBy, attempt);
   if (!completed) await discardResult(ctx, item.id, stored.key);
 }
 
@@ -634,9 +647,9 @@ function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | 
 /** A vendor's file once it is in our storage. */
 interface StoredResult {
   key: string;
-  /** Its size in bytes. */
-  bytes: number;
   url: string;
+  /** Its size as stored. */
+  bytes: number;
   contentType: string;
   extension: string;
   width?: number;
@@ -652,8 +665,6 @@ async function copyResult(
   item: sql.ClaimedItem,
   file: OutputFile,
   expects: VendorWork['expects'],
-  /** Records the size on the item now (false: the caller records it with the outcome). */
-  recordBytes: boolean,
   trustedOrigins: string[],
   convert?: (file: { data: Buffer; contentType: string }) => Promise<{ data: Buffer; contentType: string }>,
 ): Promise<StoredResult> {
@@ -663,11 +674,10 @@ async function copyResult(
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
     await ctx.storage.put(key, data, contentType);
-    if (recordBytes) await sql.recordResultBytes(ctx.pool, item.id, data.length);
     return {
       key,
-      bytes: data.length,
       url: ctx.storage.publicUrl(key),
+      bytes: data.length,
       contentType,
       extension,
       width: file.width,
@@ -708,11 +718,10 @@ async function copyResult(
   }
   const key = resultKey(item.generation_id, item.id, item.storage_token, extension as string);
   const { size } = await ctx.storage.putStream(key, fetched.body, contentType);
-  if (recordBytes) await sql.recordResultBytes(ctx.pool, item.id, size);
   return {
     key,
-    bytes: size,
     url: ctx.storage.publicUrl(key),
+    bytes: size,
     contentType,
     extension: extension as string,
     width: file.width,
@@ -853,8 +862,8 @@ async function endAttempt(ctx: ExecutionContext, itemId: string, route: AttemptR
   countAttempt(ctx, route, end);
 }
 
-/** Counts an attempt that ended (a vendor's) in the metrics. */
-function countAttempt(ctx: ExecutionContext, route: AttemptRoute, end: sql.AttemptEnd) {
+/** Counts an ended attempt in the metrics (a vendor's: the simulator's are not counted). */
+function countAttempt(ctx: ExecutionContext, route: AttemptRoute, end: sql.AttemptEnd): void {
   if (!tracksHealth(ctx, route.provider ?? '')) return;
   ctx.services.metrics.vendorAttemptEnded({
     provider: route.provider ?? 'unknown',

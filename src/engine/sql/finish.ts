@@ -1,24 +1,46 @@
 /** Finishing items: the result stored, the item completed or failed, counted into its generation. */
 
 import type { Queryable } from '../../db/pool.ts';
+import type { AttemptEnd } from './attempts.ts';
 import type { GenerationStatus } from './history.ts';
 
-/** Finishes a PROCESSING item as COMPLETED with its URL; false when it was already finished. */
+/**
+ * Finishes a PROCESSING item as COMPLETED with its URL (and the size of its stored file, when
+ * given); false when it was already finished. `attempt`: how the item's open vendor attempt ended,
+ * recorded in the same statement whether or not the item was still to complete.
+ */
 export async function completeItem(
   db: Queryable,
   itemId: string,
   url: string,
   result: unknown,
-  /** The result file's size, when it was not recorded on the item as it was stored. */
   bytes?: number,
+  attempt?: AttemptEnd,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
-       progress = 1, queue_position = null, updated_at = now(), result_bytes = coalesce($4::bigint, result_bytes)
-     where id = $1::text and status = 'PROCESSING'`,
-    [itemId, url, result === undefined ? null : JSON.stringify(result), bytes ?? null],
+  const { rows } = await db.query<{ completed: boolean }>(
+    `with item as (
+       update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
+         progress = 1, queue_position = null, result_bytes = coalesce($4::bigint, result_bytes), updated_at = now()
+       where id = $1::text and status = 'PROCESSING'
+       returning id
+     ), attempt as (
+       update item_attempts set finished_at = now(), outcome = $5::text, error = $6::text, error_kind = $7::text,
+         cost = $8::numeric
+       where $5::text is not null and item_id = $1::text and finished_at is null
+     )
+     select exists (select 1 from item) as completed`,
+    [
+      itemId,
+      url,
+      result === undefined ? null : JSON.stringify(result),
+      bytes ?? null,
+      attempt?.outcome ?? null,
+      attempt?.error ?? null,
+      attempt?.errorKind ?? null,
+      attempt?.cost ?? null,
+    ],
   );
-  return (rowCount ?? 0) > 0;
+  return rows[0]?.completed === true;
 }
 
 /**

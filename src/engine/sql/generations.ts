@@ -23,6 +23,8 @@ export interface GenerationInsert {
    * item's generation, whatever `retentionDays` says.
    */
   parent?: { itemId: string; purpose: string };
+  /** Its items, inserted with it. */
+  items: ItemInsert[];
 }
 
 export interface ItemInsert {
@@ -39,20 +41,33 @@ export interface ItemInsert {
   inRequest?: boolean;
 }
 
+/** The generation's row and its items' rows, in one statement; returns when it was created. */
 export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
+  // The items' foreign key to the generation is checked at the end of the statement, when both are in.
   const { rows } = await db.query<{ created_at: Date }>(
-    `insert into generations
-       (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url,
-        expires_at, input_keys, parent_item_id, purpose)
-     values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
-             case
-               when $13::text is not null then
-                 (select p.expires_at from generation_items pi join generations p on p.id = pi.generation_id
-                  where pi.id = $13::text)
-               when $11::int > 0 then now() + make_interval(days => $11::int)
-             end,
-             $12::text[], $13::text, $14::text)
-     returning created_at`,
+    `with generation as (
+       insert into generations
+         (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds,
+          webhook_url, expires_at, input_keys, parent_item_id, purpose)
+       values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
+               case
+                 when $13::text is not null then
+                   (select p.expires_at from generation_items pi join generations p on p.id = pi.generation_id
+                    where pi.id = $13::text)
+                 when $11::int > 0 then now() + make_interval(days => $11::int)
+               end,
+               $12::text[], $13::text, $14::text)
+       returning created_at
+     ), items as (
+       insert into generation_items
+         (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request)
+       select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
+              coalesce(x.in_request, false)
+       from jsonb_to_recordset($15::jsonb)
+         as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
+              accepted_routes jsonb, in_request boolean)
+     )
+     select created_at from generation`,
     [
       g.id,
       g.teamId,
@@ -68,25 +83,8 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
       g.inputKeys,
       g.parent?.itemId ?? null,
       g.parent?.purpose ?? null,
-    ],
-  );
-  return (rows[0] as { created_at: Date }).created_at;
-}
-
-/** All items of a generation in one statement. */
-export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
-  await db.query(
-    `insert into generation_items
-       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request)
-     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
-            coalesce(x.in_request, false)
-     from jsonb_to_recordset($2::jsonb)
-       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
-            accepted_routes jsonb, in_request boolean)`,
-    [
-      generationId,
       JSON.stringify(
-        items.map((i) => ({
+        g.items.map((i) => ({
           id: i.id,
           position: i.position,
           type: i.type,
@@ -100,6 +98,7 @@ export async function insertItems(db: Queryable, generationId: string, items: It
       ),
     ],
   );
+  return (rows[0] as { created_at: Date }).created_at;
 }
 
 /**

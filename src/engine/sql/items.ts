@@ -67,6 +67,51 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
   return rows[0];
 }
 
+/**
+ * The usual claim in one statement: the team's row locked (as claimItemWithinCap locks it), and the
+ * item claimed when its team has room without counting anything (the item runs already, it is
+ * sub-work, or the team's running and queued items fit under its cap). Undefined when that is not
+ * so: claimItemWithinCap decides then, in a transaction of its own.
+ */
+export async function claimItemWithRoom(
+  db: Queryable,
+  itemId: string,
+  leaseMs: number,
+  defaultCap: number,
+): Promise<CappedClaim | undefined> {
+  const { rows } = await db.query<Partial<ClaimedItem> & { has_room: boolean | null }>(
+    `with room as (
+       select i.status = 'PROCESSING' or g.parent_item_id is not null
+                or t.running_items + t.queued_items - 1 < coalesce(t.max_concurrent_items, $3::int) as has_room
+       from generation_items i join generations g on g.id = i.generation_id join teams t on t.id = g.team_id
+       where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')
+       for update of t
+     ), item as (
+       update generation_items set status = 'PROCESSING', attempts = attempts + 1, updated_at = now(),
+         started_at = coalesce(started_at, now()),
+         lease_expires_at = now() + make_interval(secs => $2::float8 / 1000)
+       where id = $1::text and status in ('QUEUED', 'PROCESSING') and (select has_room from room)
+       returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
+                 provider, vendor_endpoint, vendor_state, vendor_handle, vendor_accepted_at, skipped_routes,
+                 route_failures, storing_result_at, credential_id
+     ), generation as (
+       update generations g set status = 'processing', updated_at = now()
+       from item where g.id = item.generation_id and g.status = 'queued'
+     ), waits as (
+       delete from team_waits w using item where w.item_id = item.id
+     )
+     select (select has_room from room) as has_room, item.*,
+            g.team_id, g.workspace_id, g.operation, g.input as generation_input
+     from (select 1) as one left join item on true left join generations g on g.id = item.generation_id`,
+    [itemId, leaseMs, defaultCap],
+  );
+  const { has_room: hasRoom, ...item } = rows[0] ?? { has_room: null };
+  if (hasRoom === false) return undefined;
+  return item.id === undefined || item.id === null
+    ? { kind: 'finished' }
+    : { kind: 'claimed', item: item as ClaimedItem };
+}
+
 /** What claiming an item within its team's cap came to. */
 export type CappedClaim =
   | { kind: 'claimed'; item: ClaimedItem }
@@ -207,6 +252,25 @@ export async function selectUnfinishedItem(db: Queryable, itemId: string): Promi
             g.workspace_id, g.operation, g.input as generation_input
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
+    [itemId],
+  );
+  return rows[0];
+}
+
+/**
+ * The item of a vendor job whose result is to be stored now (a verified webhook reported it), read
+ * and marked as storing its result (see markStoringResult) in one statement; undefined when it is
+ * not running on an accepted vendor job.
+ */
+export async function selectItemStoringResult(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
+  const { rows } = await db.query<ClaimedItem>(
+    `update generation_items i set storing_result_at = coalesce(i.storing_result_at, now())
+     from generations g
+     where i.id = $1::text and g.id = i.generation_id and i.status = 'PROCESSING' and i.vendor_state = 'accepted'
+     returning i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
+               i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
+               i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, g.team_id, g.workspace_id,
+               g.operation, g.input as generation_input`,
     [itemId],
   );
   return rows[0];
