@@ -72,11 +72,18 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
 }
 
 /** All items of a generation in one statement. */
-export async function insertItems(db: Queryable, generationId: string, items: ItemInsert[]): Promise<void> {
+/** Inserts a generation's items; `traceparent`: the trace their jobs continue (see migration 0034). */
+export async function insertItems(
+  db: Queryable,
+  generationId: string,
+  items: ItemInsert[],
+  traceparent: string | null = null,
+): Promise<void> {
   await db.query(
     `insert into generation_items
-       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes)
-     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes
+       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, traceparent)
+     select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
+       $3::text
      from jsonb_to_recordset($2::jsonb)
        as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
             accepted_routes jsonb)`,
@@ -94,8 +101,18 @@ export async function insertItems(db: Queryable, generationId: string, items: It
           accepted_routes: i.acceptedRoutes,
         })),
       ),
+      traceparent,
     ],
   );
+}
+
+/** The trace an item's jobs continue, when it was accepted with tracing on. */
+export async function selectItemTraceparent(db: Queryable, itemId: string): Promise<string | null> {
+  const { rows } = await db.query<{ traceparent: string | null }>(
+    'select traceparent from generation_items where id = $1',
+    [itemId],
+  );
+  return rows[0]?.traceparent ?? null;
 }
 
 /**
