@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
+import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from './fakes/otlp.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
@@ -43,6 +44,7 @@ const one = (spans: ReceivedSpan[], name: string): ReceivedSpan => {
 describe('traces across the API, the worker, the vendor, storage and webhooks', () => {
   let collector: FakeCollector;
   let fal: FakeFal;
+  let chat: FakeOpenAiCompatible;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let api: TestServer;
   let worker: TestServer;
@@ -51,9 +53,12 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
   before(async () => {
     collector = await startFakeCollector();
     fal = await startFakeFal();
+    chat = await startFakeOpenAiCompatible();
     receiver = await startReceiver();
     const env = {
       ...fal.env,
+      OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
+      OPENAI_COMPATIBLE_MODELS: JSON.stringify({ 'openai/gpt-4o-mini': 'llama3.2:3b' }),
       ITEM_MAX_ATTEMPTS: '1',
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_SERVICE_NAME: 'genmedia-traced',
@@ -69,6 +74,7 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     await worker.close();
     await api.close();
     await fal.close();
+    await chat.close();
     receiver.server.close();
     await collector.close();
   });
@@ -87,7 +93,17 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     assert.equal(done.status, 'completed');
 
     const inTrace = () => collector.spans.filter((s) => s.traceId === traceId);
-    await collector.waitFor(() => inTrace().some((s) => s.name === 'process webhook_deliver'));
+    const expected = [
+      'POST /api/v1/images/generate',
+      'accept generation',
+      'process generation_item',
+      'generate_content fal-ai/flux/schnell',
+      'process vendor_poll',
+      'storage copy',
+      'process webhook_deliver',
+      'webhook POST',
+    ];
+    await collector.waitFor(() => expected.every((name) => inTrace().some((s) => s.name === name)));
     const spans = inTrace();
 
     const request = one(spans, 'POST /api/v1/images/generate');
@@ -109,7 +125,11 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     assert.equal(job.attributes['messaging.destination.name'], 'generation_item');
     assert.equal(job.attributes['genmedia.job.attempt'], 1);
 
-    const submit = one(spans, 'generate_content fal-ai/flux/schnell');
+    // A poll may also ask fal (when its webhook is slower than the first poll): the submit is one.
+    const submit = one(
+      spans.filter((s) => s.attributes['genmedia.vendor.call'] === 'submit'),
+      'generate_content fal-ai/flux/schnell',
+    );
     assert.equal(submit.kind, CLIENT);
     assert.equal(submit.parentSpanId, job.spanId);
     assert.equal(submit.attributes['gen_ai.operation.name'], 'generate_content');
@@ -122,10 +142,12 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
 
     // fal's webhook (a request of its own, in a trace of its own) queued the poll that finished it:
     // the poll still belongs to the generation's trace.
-    const poll = one(spans, 'process vendor_poll');
-    assert.equal(poll.parentSpanId, accept.spanId);
+    const polls = spans.filter((s) => s.name === 'process vendor_poll');
+    assert.ok(polls.length >= 1);
+    for (const poll of polls) assert.equal(poll.parentSpanId, accept.spanId);
     const copy = one(spans, 'storage copy');
-    assert.equal(copy.parentSpanId, poll.spanId);
+    const poll = polls.find((p) => p.spanId === copy.parentSpanId);
+    assert.ok(poll, 'the poll that finished the item copied its file');
     assert.equal(copy.attributes['genmedia.storage.content_type'], 'image/png');
 
     const delivery = one(spans, 'process webhook_deliver');
@@ -175,5 +197,37 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
       submit.events.some((e) => e.name === 'exception'),
       'the error is recorded as an exception event',
     );
+  });
+
+  test('a chat answered in the request: its span has the GenAI chat attributes and the token usage', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const answered = await call<{ generation_id: string }>(api, 'POST', '/api/v1/text/generate', {
+      token: team.key,
+      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      body: { prompt: 'Name a traced fox.', model: 'openai/gpt-4o-mini' },
+    });
+    assert.equal(answered.status, 200, answered.text);
+    const sent = chat.submissions.at(-1);
+    assert.ok(sent, 'the chat server was asked');
+    // The request's span ends once its answer is sent, after the spans of its work.
+    await collector.waitFor((spans) =>
+      spans.some((s) => s.traceId === traceId && s.name === 'POST /api/v1/text/generate'),
+    );
+    const spans = collector.spans.filter((s) => s.traceId === traceId);
+    const request = one(spans, 'POST /api/v1/text/generate');
+    const accept = one(spans, 'accept generation');
+    assert.equal(accept.parentSpanId, request.spanId);
+    const chatSpan = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'chat') as ReceivedSpan;
+    assert.equal(chatSpan.kind, CLIENT);
+    assert.equal(chatSpan.attributes['gen_ai.provider.name'], 'openai-compatible');
+    assert.equal(chatSpan.attributes['genmedia.model'], 'openai/gpt-4o-mini');
+    assert.equal(chatSpan.attributes['gen_ai.request.model'], 'openai/gpt-4o-mini');
+    const input = chatSpan.attributes['gen_ai.usage.input_tokens'];
+    const output = chatSpan.attributes['gen_ai.usage.output_tokens'];
+    assert.ok(typeof input === 'number' && input > 0, `input tokens: ${input}`);
+    assert.ok(typeof output === 'number' && output > 0, `output tokens: ${output}`);
+    let parent: ReceivedSpan | undefined = chatSpan;
+    while (parent && parent !== request) parent = spans.find((s) => s.spanId === parent?.parentSpanId);
+    assert.equal(parent, request, 'the chat call is within the request');
   });
 });
