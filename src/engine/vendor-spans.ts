@@ -2,7 +2,7 @@
 // semantic conventions' attributes (gen_ai.*) where they apply. No-ops while tracing is off.
 
 import type { Attributes } from '@opentelemetry/api';
-import { inSpan, recordError, SpanKind } from '../lib/tracing.ts';
+import { inSpan, recordError, SpanKind, tracingEnabled } from '../lib/tracing.ts';
 import { redact } from '../providers/policy.ts';
 import type { PollResult, SubmitResult } from '../providers/types.ts';
 import type { ClaimedItem } from './sql/items.ts';
@@ -34,6 +34,7 @@ export function vendorCall<T extends SubmitResult | PollResult>(
   route: { provider: string; endpoint: string; credentialId?: string | null | undefined },
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingEnabled()) return fn();
   const operation = genAiOperation(item.type);
   const scrub = (text: string) => redact(text, ctx.providers.secrets());
   const attributes: Attributes = {
@@ -68,6 +69,7 @@ export function storageCopy<T extends { contentType: string }>(
   provider: string | undefined,
   fn: () => Promise<T>,
 ): Promise<T> {
+  if (!tracingEnabled()) return fn();
   const attributes = { 'genmedia.item.id': item.id, ...(provider ? { 'genmedia.vendor.provider': provider } : {}) };
   return inSpan('storage copy', { attributes }, async (span) => {
     const stored = await fn();
