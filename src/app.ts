@@ -43,6 +43,7 @@ import { installErrorHandling } from './plugins/errors.ts';
 import { installIdempotency } from './plugins/idempotency.ts';
 import { installMetricsRoute, installRequestMetrics } from './plugins/metrics.ts';
 import { installOpenApi } from './plugins/openapi.ts';
+import { installTracing } from './plugins/tracing.ts';
 import { installValidators } from './plugins/validation.ts';
 import { mediaRoutes } from './storage/index.ts';
 
@@ -132,6 +133,7 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
     { bodyLimit: config.jsonBodyLimit, routerOptions: { maxParamLength: 200 } },
     options.logStream,
   );
+  installTracing(app);
   // The process's liveness row: Idempotency-Key claims it takes are released when it stops beating.
   const heartbeat = await startInstanceHeartbeat(deps.pool, deps.instanceId, 'api', (err) =>
     app.log.warn({ err }, 'instance heartbeat failed'),

@@ -28,6 +28,9 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Optional(Type.String({ minLength: 1 })),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 24 })),
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
+  OTEL_SERVICE_NAME: Type.String({ minLength: 1, default: 'genmedia' }),
+  OTEL_BSP_SCHEDULE_DELAY: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000 }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3000 }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
@@ -233,6 +236,8 @@ export interface Config {
     /** When set, /metrics is served on its own listener on this port (same host), not on `port`. */
     port: number | undefined;
   };
+  /** OpenTelemetry traces: exported over OTLP/HTTP to `endpoint` when it is set, otherwise off. */
+  tracing: { endpoint: string | undefined; serviceName: string; exportDelayMs: number };
   databasePoolSize: number;
   /** When the database counts as unavailable (503 to clients, work retried later). */
   databaseTimeouts: DatabaseTimeouts;
@@ -569,6 +574,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailures: { perMinute: e.AUTH_FAILURES_PER_MINUTE, burst: e.AUTH_FAILURES_BURST },
     trustProxy,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    tracing: {
+      endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: e.OTEL_SERVICE_NAME,
+      exportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+    },
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseTimeouts: {
       connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,

@@ -9,6 +9,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { migrateAll } from './db/migrate.ts';
 import { createPool } from './db/pool.ts';
 import { createDeps } from './deps.ts';
+import { startTracing } from './lib/tracing.ts';
 import { sealStoredSecrets } from './modules/webhooks/service.ts';
 import { installShutdown, type Shutdown } from './shutdown.ts';
 import { startWorker } from './worker.ts';
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const shutdown = installShutdown(log, config.shutdownTimeoutMs);
   const { closers } = shutdown;
   const servesApi = config.role !== 'worker';
+  // Before anything that makes spans: off (no endpoint), nothing is registered.
+  const tracing = startTracing({ ...config.tracing, role: config.role });
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
@@ -60,6 +63,8 @@ async function main(): Promise<void> {
     await pool.end();
     await embedded?.stop();
   });
+  // Last: the spans of the work that stopped before it are exported.
+  if (tracing) closers.push(() => tracing.shutdown().catch((err: unknown) => log.warn({ err }, 'trace export failed')));
   rideOutDatabaseOutages(log, shutdown);
 
   if (!secretsMaterial) {

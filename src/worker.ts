@@ -14,11 +14,12 @@ import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
-import { claimDeadWorkers, forgetWorkers, markWorkersAlive } from './engine/index.ts';
+import { claimDeadWorkers, forgetWorkers, itemTraceparent, markWorkersAlive } from './engine/index.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { sweepRetention } from './engine/retention.ts';
 import { runItem } from './engine/run-item.ts';
 import { pollVendor } from './engine/vendor.ts';
+import { inJobSpan, tracingEnabled } from './lib/tracing.ts';
 import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
 import { deleteGoneInstances } from './modules/instances/service.ts';
@@ -32,27 +33,44 @@ export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   const { pool, config } = deps;
   const { operations } = deps.work;
   const context = deps.work.context(abort);
+  // With tracing on, an item's jobs continue its generation's trace (stored with the item).
+  const itemSpan = async (task: string, itemId: string, attempt: number, run: () => Promise<void>) =>
+    tracingEnabled()
+      ? inJobSpan(
+          task,
+          await itemTraceparent(pool, itemId),
+          { 'genmedia.item.id': itemId, 'genmedia.job.attempt': attempt },
+          run,
+        )
+      : run();
   return {
-    [ITEM_TASK]: async (payload) => {
+    [ITEM_TASK]: async (payload, helpers) => {
       const { item_id: itemId, wait_until: waitUntil } = payload as { item_id: string; wait_until?: unknown };
-      await runItem(context, operations, itemId, {
-        mayRetry: true,
-        // The next try of an item a synchronous request is waiting for.
-        waitUntil: typeof waitUntil === 'number' ? waitUntil : undefined,
-      });
+      await itemSpan(ITEM_TASK, itemId, helpers.job.attempts, () =>
+        runItem(context, operations, itemId, {
+          mayRetry: true,
+          // The next try of an item a synchronous request is waiting for.
+          waitUntil: typeof waitUntil === 'number' ? waitUntil : undefined,
+        }),
+      );
     },
-    [VENDOR_POLL_TASK]: async (payload) => {
+    [VENDOR_POLL_TASK]: async (payload, helpers) => {
       const { item_id: itemId, reported } = payload as { item_id: string; reported?: ProviderOutput };
-      await pollVendor(context, operations, itemId, reported);
-    },
-    [WEBHOOK_TASK]: async (payload) => {
-      const { delivery_id: deliveryId } = payload as { delivery_id: string };
-      await attemptDelivery(pool, deliveryId, {
-        allowPrivateUrls: config.allowPrivateUrls,
-        retryDelaysS: config.webhookRetryDelaysS,
-        metrics: deps.engine.metrics,
-        secrets: deps.secrets,
+      await itemSpan(VENDOR_POLL_TASK, itemId, helpers.job.attempts, async () => {
+        await pollVendor(context, operations, itemId, reported);
       });
+    },
+    [WEBHOOK_TASK]: async (payload, helpers) => {
+      const { delivery_id: deliveryId, traceparent } = payload as { delivery_id: string; traceparent?: string };
+      const attributes = { 'genmedia.webhook.delivery_id': deliveryId, 'genmedia.job.attempt': helpers.job.attempts };
+      await inJobSpan(WEBHOOK_TASK, traceparent, attributes, () =>
+        attemptDelivery(pool, deliveryId, {
+          allowPrivateUrls: config.allowPrivateUrls,
+          retryDelaysS: config.webhookRetryDelaysS,
+          metrics: deps.engine.metrics,
+          secrets: deps.secrets,
+        }),
+      );
     },
     [CLEANUP_TASK]: async () => {
       await deleteExpiredIdempotencyKeys(pool);

@@ -13,6 +13,7 @@ import { freePort } from '../src/db/embedded.ts';
 import { createPool } from '../src/db/pool.ts';
 import * as dbSql from '../src/db/sql.ts';
 import { createDeps } from '../src/deps.ts';
+import { startTracing } from '../src/lib/tracing.ts';
 import type { RegisteredRoute } from '../src/plugins/auth.ts';
 import { startWorker } from '../src/worker.ts';
 
@@ -105,6 +106,8 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     PAYMENT_PROVIDER: 'builtin',
     ...options.env,
   });
+  // As the service's start does (once a process; nothing without OTEL_EXPORTER_OTLP_ENDPOINT).
+  startTracing({ ...config.tracing, role: options.worker === false ? 'api' : 'all' });
   const pool = createPool(database.url, config.databasePoolSize, () => undefined, {
     timeouts: config.databaseTimeouts,
   });

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import { newId } from '../lib/ids.ts';
+import { currentTraceparent, inSpan } from '../lib/tracing.ts';
 import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
 import * as sql from './sql/generations.ts';
@@ -143,7 +144,7 @@ export async function createGeneration(
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);
 
-  const generation = await withTransaction(pool, async (client) => {
+  const accept = async (client: pg.PoolClient): Promise<CreatedGeneration & { claims?: CappedClaim[] }> => {
     // Whoever asks whether this generation was accepted (wasAccepted) waits for this transaction.
     await sql.lockGenerationId(client, id);
     if (total > 0) {
@@ -170,6 +171,7 @@ export async function createGeneration(
       inputKeys: input.inputKeys ?? [],
       parent: input.parent,
       items,
+      traceparent: currentTraceparent() ?? null,
     });
     let claims: CappedClaim[] | undefined;
     if (input.inRequest) {
@@ -194,7 +196,16 @@ export async function createGeneration(
     });
     await input.finish?.(client, accepted);
     return { ...accepted, claims };
-  });
+  };
+  // The accept span: its context is stored with the items, and their jobs continue it.
+  const attributes = {
+    'genmedia.generation.id': id,
+    'genmedia.team.id': input.teamId,
+    'genmedia.operation': plan.operation,
+    'genmedia.items': items.length,
+    ...(plan.model ? { 'gen_ai.request.model': plan.model } : {}),
+  };
+  const generation = await inSpan('accept generation', { attributes }, () => withTransaction(pool, accept));
   services.metrics.generationAccepted({ operation: plan.operation, model: plan.model });
   return generation;
 }

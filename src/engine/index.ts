@@ -8,7 +8,7 @@ import { type StatusRow, selectItemResult, selectStatus } from './sql/history.ts
 export { startWaitingItems } from './create.ts';
 export { type ItemOutcome, runAndWait, runItemsHere } from './in-process.ts';
 export { selectCoolingRoutes as coolingRoutes } from './sql/attempts.ts';
-export { generationExists as teamHasGeneration } from './sql/generations.ts';
+export { generationExists as teamHasGeneration, selectItemTraceparent as itemTraceparent } from './sql/generations.ts';
 export {
   type HistoryFilter,
   type HistoryRow,

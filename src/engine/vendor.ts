@@ -19,6 +19,7 @@ import { discardResult, executable, markStoringResult, type Outcome, recordOutco
 import { signInputUrls } from './inputs.ts';
 import * as sql from './sql/index.ts';
 import type { ExecutionContext, NextStep, Operation, RunOptions, VendorWork } from './types.ts';
+import { storageCopy, vendorCall } from './vendor-spans.ts';
 
 /** Attempts of one poll job (network errors on the way to the vendor are retried by the queue). */
 export const VENDOR_POLL_MAX_ATTEMPTS = 25;
@@ -384,18 +385,21 @@ async function send(
   const sentTo = { provider: provider.id, vendor_endpoint: route.endpoint };
   let result: Awaited<ReturnType<typeof provider.submit>>;
   try {
-    result = await provider.submit({
-      endpoint: route.endpoint,
-      // Our copies of the user's input media, at URLs the vendor may read for a while.
-      input: picked.map(signInputUrls(work.request, ctx.storage, ctx.mediaSigner)),
-      idempotencyKey: `${item.id}-${attemptId}`,
-      webhookUrl: webhookUrlFor(ctx, provider, item.id, options),
-      signal: ctx.signal,
-      ...(ctx.stream ? { stream: ctx.stream } : {}),
-      // What a provider that makes the work itself (the simulator) reads instead of `input`.
-      item: executable(item),
-      request: work.request,
-    });
+    const traced = { provider: provider.id, endpoint: route.endpoint, credentialId: picked.credentialId };
+    result = await vendorCall(ctx, 'submit', item, traced, () =>
+      provider.submit({
+        endpoint: route.endpoint,
+        // Our copies of the user's input media, at URLs the vendor may read for a while.
+        input: picked.map(signInputUrls(work.request, ctx.storage, ctx.mediaSigner)),
+        idempotencyKey: `${item.id}-${attemptId}`,
+        webhookUrl: webhookUrlFor(ctx, provider, item.id, options),
+        signal: ctx.signal,
+        ...(ctx.stream ? { stream: ctx.stream } : {}),
+        // What a provider that makes the work itself (the simulator) reads instead of `input`.
+        item: executable(item),
+        request: work.request,
+      }),
+    );
   } catch (err) {
     const error = asWorkError(err);
     const message = redact(error.message, ctx.providers.secrets());
@@ -510,7 +514,13 @@ export async function pollVendor(
   }
   const result: PollResult = reported
     ? { kind: 'done', output: reported }
-    : await provider.poll(item.vendor_handle as VendorHandle, ctx.signal);
+    : await vendorCall(
+        ctx,
+        'poll',
+        item,
+        { provider: item.provider, endpoint: item.vendor_endpoint ?? '', credentialId: item.credential_id },
+        () => provider.poll(item.vendor_handle as VendorHandle, ctx.signal),
+      );
   if (result.kind === 'pending') {
     const after = Math.max(
       firstPollDelay(ctx, provider, options),
@@ -579,19 +589,21 @@ async function completeFromOutput(
   let metadata = output.metadata;
   try {
     const convert = operation.convertFile;
-    stored = await copyResult(
-      ctx,
-      item,
-      file,
-      work.expects,
-      // The vendor that answered (on a first attempt the claimed item does not name it yet).
-      ctx.trustedOriginsOf(provider ?? ''),
-      convert &&
-        (async (bytes) => {
-          const converted = await convert(ctx, executable(item), bytes, output.metadata);
-          metadata = { ...metadata, ...converted.metadata };
-          return converted;
-        }),
+    stored = await storageCopy(item, provider, () =>
+      copyResult(
+        ctx,
+        item,
+        file,
+        work.expects,
+        // The vendor that answered (on a first attempt the claimed item does not name it yet).
+        ctx.trustedOriginsOf(provider ?? ''),
+        convert &&
+          (async (bytes) => {
+            const converted = await convert(ctx, executable(item), bytes, output.metadata);
+            metadata = { ...metadata, ...converted.metadata };
+            return converted;
+          }),
+      ),
     );
     if (operation.finishFile) {
       metadata = { ...metadata, ...(await operation.finishFile(ctx, executable(item), stored.key)) };

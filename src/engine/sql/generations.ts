@@ -25,6 +25,8 @@ export interface GenerationInsert {
   parent?: { itemId: string; purpose: string };
   /** Its items, inserted with it. */
   items: ItemInsert[];
+  /** The trace its items' jobs continue (a W3C traceparent; see migration 0035), when tracing is on. */
+  traceparent?: string | null;
 }
 
 export interface ItemInsert {
@@ -60,9 +62,10 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
        returning created_at
      ), items as (
        insert into generation_items
-         (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request)
+         (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request,
+          traceparent)
        select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
-              coalesce(x.in_request, false)
+              coalesce(x.in_request, false), $16::text
        from jsonb_to_recordset($15::jsonb)
          as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
               accepted_routes jsonb, in_request boolean)
@@ -96,9 +99,19 @@ export async function insertGeneration(db: Queryable, g: GenerationInsert): Prom
           in_request: i.inRequest ?? false,
         })),
       ),
+      g.traceparent ?? null,
     ],
   );
   return (rows[0] as { created_at: Date }).created_at;
+}
+
+/** The trace an item's jobs continue, when it was accepted with tracing on. */
+export async function selectItemTraceparent(db: Queryable, itemId: string): Promise<string | null> {
+  const { rows } = await db.query<{ traceparent: string | null }>(
+    'select traceparent from generation_items where id = $1',
+    [itemId],
+  );
+  return rows[0]?.traceparent ?? null;
 }
 
 /**

@@ -11,6 +11,7 @@ import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetc
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { signStandardWebhook } from '../../lib/standard-webhooks.ts';
+import { currentTraceparent, inSpan, recordError, SpanKind } from '../../lib/tracing.ts';
 import type {
   DeliveryAttempt,
   DeliveryQuery,
@@ -48,7 +49,10 @@ export async function enqueueWebhook(
 
 /** Queues the job of a delivery's next attempt, in the caller's transaction. */
 export async function queueDeliveryAttempt(db: Queryable, deliveryId: string, runAt?: Date): Promise<void> {
-  await addJob(db, WEBHOOK_TASK, { delivery_id: deliveryId }, { maxAttempts: WEBHOOK_JOB_MAX_ATTEMPTS, runAt });
+  // The trace it is queued in (the generation's) goes with it: its attempts continue that trace.
+  const traceparent = currentTraceparent();
+  const payload = traceparent ? { delivery_id: deliveryId, traceparent } : { delivery_id: deliveryId };
+  await addJob(db, WEBHOOK_TASK, payload, { maxAttempts: WEBHOOK_JOB_MAX_ATTEMPTS, runAt });
 }
 
 export interface DeliveryOptions {
@@ -73,26 +77,31 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
   let statusCode: number | null = null;
   let error: string | null = null;
   try {
-    const response = await safeFetch(delivery.url, {
-      method: 'POST',
-      body: delivery.payload,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'genmedia-webhooks/1',
-        'webhook-id': delivery.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signStandardWebhook(
-          options.secrets.open(delivery.webhook_secret),
-          delivery.id,
-          timestamp,
-          delivery.payload,
-        ),
-      },
-      allowPrivate: options.allowPrivateUrls,
-      followRedirects: false,
-      timeoutMs: TIMEOUT_MS,
-      maxBytes: 64 * 1024,
-      acceptStatus: () => true,
+    const response = await inSpan('webhook POST', webhookSpan(delivery.url, delivery.id, attempt), async (span) => {
+      const answer = await safeFetch(delivery.url, {
+        method: 'POST',
+        body: delivery.payload,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'genmedia-webhooks/1',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signStandardWebhook(
+            options.secrets.open(delivery.webhook_secret),
+            delivery.id,
+            timestamp,
+            delivery.payload,
+          ),
+        },
+        allowPrivate: options.allowPrivateUrls,
+        followRedirects: false,
+        timeoutMs: TIMEOUT_MS,
+        maxBytes: 64 * 1024,
+        acceptStatus: () => true,
+      });
+      span?.setAttribute('http.response.status_code', answer.status);
+      if (answer.status < 200 || answer.status >= 300) recordError(span, new Error(`HTTP ${answer.status}`));
+      return answer;
     });
     statusCode = response.status;
     if (response.status < 200 || response.status >= 300) error = `HTTP ${response.status}`;
@@ -130,6 +139,25 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
     outcome: error === null ? 'delivered' : state === 'pending' ? 'failed_attempt' : 'gave_up',
     statusCode,
   });
+}
+
+/** The client span of one POST: the receiver's host and port, never its URL (it may hold a token). */
+function webhookSpan(url: string, deliveryId: string, attempt: number) {
+  const target = URL.parse(url);
+  return {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'http.request.method': 'POST',
+      ...(target
+        ? {
+            'server.address': target.hostname,
+            'server.port': Number(target.port || (target.protocol === 'https:' ? 443 : 80)),
+          }
+        : {}),
+      'genmedia.webhook.delivery_id': deliveryId,
+      'genmedia.webhook.attempt': attempt,
+    },
+  };
 }
 
 // ---- the team's own view ------------------------------------------------------------------------
