@@ -712,11 +712,13 @@ export interface paths {
                             created_at: string | null;
                             /** @description cred_…, or env:<provider> for the key its environment variable sets */
                             id: string;
+                            /** @description The most of its jobs at the vendor at once (submitted, not finished); null: no cap */
                             max_in_flight: number | null;
                             name: string;
                             provider: string;
                             /** @description Why it is disabled or cooling */
                             reason: string | null;
+                            /** @description The most submits with it in any rolling minute (CREDENTIAL_RPM_WINDOW_S); null: no cap */
                             rpm: number | null;
                             /** @description The last four characters of the secret (never shown whole again) */
                             secret_last4: string;
@@ -892,11 +894,13 @@ export interface paths {
                             created_at: string | null;
                             /** @description cred_…, or env:<provider> for the key its environment variable sets */
                             id: string;
+                            /** @description The most of its jobs at the vendor at once (submitted, not finished); null: no cap */
                             max_in_flight: number | null;
                             name: string;
                             provider: string;
                             /** @description Why it is disabled or cooling */
                             reason: string | null;
+                            /** @description The most submits with it in any rolling minute (CREDENTIAL_RPM_WINDOW_S); null: no cap */
                             rpm: number | null;
                             /** @description The last four characters of the secret (never shown whole again) */
                             secret_last4: string;
@@ -1142,7 +1146,7 @@ export interface paths {
         head?: never;
         /**
          * Change a model's price or availability without a restart (null: back to the catalog's)
-         * @description Applies in every process within a second: to requests accepted after it and to quotes. Requests accepted before keep the price they were charged. Every change is an audit row.
+         * @description kind and model are the model list's (GET /api/v1/models), the models endpoints name themselves included (image/influencer-v1, video/kling-2.6-motion-control, voice/tts, ...). Applies in every process within a second: to requests accepted after it and to quotes. Requests accepted before keep the price they were charged. Every change is an audit row.
          */
         patch: {
             parameters: {
@@ -1157,9 +1161,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description false: refused as unavailable (503 model_unavailable) and listed so; null: as the catalog says */
+                        /** @description false: refused as unavailable (503 model_unavailable) and listed so; null: as the catalog says. Not for the models endpoints name themselves (400) */
                         available?: boolean | null;
-                        /** @description The price from now on (checked against the catalog's price schema of the kind); null: the catalog's */
+                        /** @description The price from now on (checked against the catalog's schema of the model's price object); null: the catalog's */
                         price?: {
                             [key: string]: unknown;
                         } | null;
@@ -1276,6 +1280,10 @@ export interface paths {
                                 enabled: boolean;
                                 /** @description The vendor's endpoint id */
                                 endpoint: string;
+                                /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                                image_endpoint?: string;
+                                /** @description image_endpoint's mapping, one of the vendor's */
+                                image_mapping?: string;
                                 mapping: string | null;
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
@@ -1289,6 +1297,10 @@ export interface paths {
                                 enabled: boolean;
                                 /** @description The vendor's endpoint id */
                                 endpoint: string;
+                                /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                                image_endpoint?: string;
+                                /** @description image_endpoint's mapping, one of the vendor's */
+                                image_mapping?: string;
                                 mapping: string | null;
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
@@ -1340,7 +1352,7 @@ export interface paths {
         };
         /**
          * Replace a model's vendor routes without a restart (routes: null, or DELETE: the catalog's)
-         * @description The lowest tier is tried first, at random by weight among its usable routes; a failover goes to another route of the tier, then to the next tier. Each provider must be a known vendor and each mapping one of that vendor's; a refused entry is a 400 naming it (routes[1].mapping) and nothing changes. Applies in every process within a second, to items that run after it (a job already sent to a vendor is followed there). Every change is an audit row.
+         * @description The lowest tier is tried first, at random by weight among its usable routes; a failover goes to another route of the tier, then to the next tier. Each provider must be a known vendor and each mapping one of that vendor's; a refused entry is a 400 naming it (routes[1].mapping) and nothing changes. image_endpoint and image_mapping (together) serve requests that bring images to start from, and a request naming its provider (settings.provider) keeps to that vendor's routes, as with the catalog's routes. Applies in every process within a second, to requests accepted after it: one accepted before keeps the routes it was accepted with, however long it waits or retries. Every change is an audit row.
          */
         put: {
             parameters: {
@@ -1361,6 +1373,10 @@ export interface paths {
                             enabled?: boolean;
                             /** @description The vendor's endpoint id */
                             endpoint: string;
+                            /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                            image_endpoint?: string;
+                            /** @description image_endpoint's mapping, one of the vendor's */
+                            image_mapping?: string;
                             /** @description One of the vendor's mappings */
                             mapping: string;
                             /** @description A vendor id (fal, replicate, ...) */
@@ -1386,6 +1402,10 @@ export interface paths {
                                 enabled: boolean;
                                 /** @description The vendor's endpoint id */
                                 endpoint: string;
+                                /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                                image_endpoint?: string;
+                                /** @description image_endpoint's mapping, one of the vendor's */
+                                image_mapping?: string;
                                 mapping: string | null;
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
@@ -1399,6 +1419,10 @@ export interface paths {
                                 enabled: boolean;
                                 /** @description The vendor's endpoint id */
                                 endpoint: string;
+                                /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                                image_endpoint?: string;
+                                /** @description image_endpoint's mapping, one of the vendor's */
+                                image_mapping?: string;
                                 mapping: string | null;
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
@@ -1483,6 +1507,10 @@ export interface paths {
                                 enabled: boolean;
                                 /** @description The vendor's endpoint id */
                                 endpoint: string;
+                                /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                                image_endpoint?: string;
+                                /** @description image_endpoint's mapping, one of the vendor's */
+                                image_mapping?: string;
                                 mapping: string | null;
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
@@ -1496,6 +1524,10 @@ export interface paths {
                                 enabled: boolean;
                                 /** @description The vendor's endpoint id */
                                 endpoint: string;
+                                /** @description The endpoint used instead when the request brings images to start from (a first frame) */
+                                image_endpoint?: string;
+                                /** @description image_endpoint's mapping, one of the vendor's */
+                                image_mapping?: string;
                                 mapping: string | null;
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
@@ -11726,6 +11758,8 @@ export interface components {
             };
             /** @description The key of credits that applies when the request names none */
             default?: string;
+            /** @description The team's price multiplier, present when it is not 1 and already applied to credits: a price per image, track, 3D model, speech or voice is what each costs the team (rounded up to a whole credit); a rate per second or per 1,000 tokens is shown to the millionth, and a request is charged its list total (rounded up) times the multiplier, rounded up to a whole credit */
+            multiplier?: number;
             /** @description Request fields that multiply the price when given, with their factor */
             multipliers?: {
                 [key: string]: number;
@@ -11875,11 +11909,13 @@ export interface components {
             created_at: string | null;
             /** @description cred_…, or env:<provider> for the key its environment variable sets */
             id: string;
+            /** @description The most of its jobs at the vendor at once (submitted, not finished); null: no cap */
             max_in_flight: number | null;
             name: string;
             provider: string;
             /** @description Why it is disabled or cooling */
             reason: string | null;
+            /** @description The most submits with it in any rolling minute (CREDENTIAL_RPM_WINDOW_S); null: no cap */
             rpm: number | null;
             /** @description The last four characters of the secret (never shown whole again) */
             secret_last4: string;
