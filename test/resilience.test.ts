@@ -653,7 +653,8 @@ describe('an API process killed with an Idempotency-Key in flight', () => {
     assert.equal((retried.body as { generation_id: string }).generation_id, first, 'the generation already paid for');
     assert.equal(await charges(), chargesBefore + 1, 'charged once');
     const waited = Date.now() - killedAt;
-    assert.ok(waited < 8000, `released after ${waited} ms`);
+    // Seconds, not the minutes of a lease: the dead process is noticed by its missed heartbeats.
+    assert.ok(waited < 15_000, `released after ${waited} ms`);
     const replay = await call(server, 'POST', '/api/v2/text-to-speech', { token: team.key, body, headers });
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');
     assert.equal(replay.text, retried.text);
