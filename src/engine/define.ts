@@ -86,6 +86,11 @@ export interface GenerationEndpoint<TBody extends TObject, TResponse extends TSc
     body: Static<TBody>,
     created: CreatedGeneration,
   ): ResponseStream | undefined;
+  /**
+   * A synchronous endpoint: sees its items' outcomes before `respond` (a caller in this process
+   * that asked for them, e.g. the OpenAI door, takes them from there instead of reading them again).
+   */
+  handOver?(request: FastifyRequest, result: SyncResult): void;
   respond(
     created: CreatedGeneration,
     plan: GenerationPlan,
@@ -283,6 +288,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         `Generation ${created.id} failed and ${refund}: ${items[0]?.error ?? 'unknown error'}`,
       );
     }
+    endpoint.handOver?.(request, { items });
     return endpoint.respond(created, plan, body, { items });
   };
 

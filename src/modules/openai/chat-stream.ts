@@ -8,7 +8,7 @@ import type { Static } from 'typebox';
 import type { App } from '../../app-types.ts';
 import { EventStream } from '../../lib/event-stream.ts';
 import type { TextGenerateBody } from '../text/service.ts';
-import { offerStream } from '../text/streams.ts';
+import { type Offered, offerStream } from '../text/streams.ts';
 import { answerChunks, type ChatAnswer, type ChunkFrame, chunkOf } from './chat.ts';
 import { openAiErrorPayload } from './errors.ts';
 import { callNative } from './native.ts';
@@ -30,7 +30,7 @@ export async function streamChat(
   reply: FastifyReply,
   native: Static<typeof TextGenerateBody>,
   params: Record<string, string>,
-  answerOf: (answer: TextAnswer) => Promise<ChatAnswer>,
+  answerOf: (answer: TextAnswer, offer: Offered) => Promise<ChatAnswer>,
 ): Promise<FastifyReply> {
   const body = request.body as Static<typeof ChatCompletionBody>;
   const events = new EventStream(reply);
@@ -75,7 +75,7 @@ export async function streamChat(
   }
   if (!events.started) {
     // Nothing came piece by piece (an Idempotency-Key's replay): the whole answer, as chunks.
-    const whole = await answerOf(answer);
+    const whole = await answerOf(answer, offer);
     frame.id = whole.id;
     reply.header('x-generation-id', answer.generation_id).header('x-credits-used', String(answer.credits_used));
     for (const chunk of answerChunks(frame, whole)) events.write(chunk);

@@ -5,6 +5,7 @@ import { readFirstItemResult } from '../../engine/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readStored } from '../../storage/read.ts';
 import { apiKeyAuthHook } from '../api-keys/hooks.ts';
+import { type Offered, offerStream } from '../text/streams.ts';
 import { CHAT_PARAMS, type ChatAnswer, chatCompletion, choicesOf, nativeTextRequest, textModelId } from './chat.ts';
 import { streamChat, type TextAnswer } from './chat-stream.ts';
 import { installOpenAiErrors } from './errors.ts';
@@ -111,21 +112,35 @@ export default async function openAiRoutes(app: App): Promise<void> {
         'settings.max_tokens': body.max_completion_tokens == null ? 'max_tokens' : 'max_completion_tokens',
       };
       const native = nativeTextRequest(body, model);
-      /** The chat answer of the native one: the choices the text item recorded (the native answer has its text only). */
-      const answerOf = async (answer: TextAnswer): Promise<ChatAnswer> => ({
-        id: `chatcmpl-${answer.generation_id}`,
-        created: unixNow(),
-        model: answer.model,
-        choices: choicesOf(
-          answer.text,
-          await readFirstItemResult(app.deps.pool, answer.generation_id, request.principal.teamId),
-        ),
-        usage: answer.usage,
-      });
+      /**
+       * The chat answer of the native one: the choices the text item recorded (the native answer has
+       * its text only), as the request handed them over, or read (a replay ran nothing).
+       */
+      const answerOf = async (answer: TextAnswer, offer: Offered): Promise<ChatAnswer> => {
+        const handed = offer.result();
+        return {
+          id: `chatcmpl-${answer.generation_id}`,
+          created: unixNow(),
+          model: answer.model,
+          choices: choicesOf(
+            answer.text,
+            handed !== undefined
+              ? handed
+              : await readFirstItemResult(app.deps.pool, answer.generation_id, request.principal.teamId),
+          ),
+          usage: answer.usage,
+        };
+      };
       if (body.stream !== true) {
-        const answer = await callNative<TextAnswer>(app, request, '/api/v1/text/generate', native, params);
+        const offer = offerStream();
+        let answer: TextAnswer;
+        try {
+          answer = await callNative<TextAnswer>(app, request, '/api/v1/text/generate', native, params, offer.headers);
+        } finally {
+          offer.withdraw();
+        }
         reply.header('x-generation-id', answer.generation_id).header('x-credits-used', String(answer.credits_used));
-        return chatCompletion(await answerOf(answer));
+        return chatCompletion(await answerOf(answer, offer));
       }
       return streamChat(app, request, reply, native, params, answerOf);
     },

@@ -1,7 +1,7 @@
 import type { App } from '../../app-types.ts';
 import { defineGenerationEndpoint } from '../../engine/define.ts';
 import { planTextGenerate, TextGenerateBody, TextGenerateResponse } from './service.ts';
-import { textStream } from './streams.ts';
+import { handOverResult, textStream } from './streams.ts';
 
 export default async function textRoutes(app: App): Promise<void> {
   defineGenerationEndpoint(app, {
@@ -18,6 +18,7 @@ export default async function textRoutes(app: App): Promise<void> {
     sync: true,
     plan: planTextGenerate,
     stream: textStream,
+    handOver: handOverResult,
     respond: (created, plan, _body, result) => {
       const item = result?.items[0]?.result ?? {};
       const usage = (item.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }) as {

@@ -1,8 +1,10 @@
 // The streams of text requests: the native endpoint's (`stream: true`), and one another route of
 // this process offers for a request it makes in-process (the OpenAI door's chat chunks), found by
-// a one-time name in a header only this process knows.
+// a one-time name in a header only this process knows. The same name takes the item's recorded
+// result back to that route (the door's choices), so that it need not read it again.
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SyncResult } from '../../engine/define.ts';
 import type { CreatedGeneration, ResponseStream } from '../../engine/types.ts';
 import { AppError } from '../../lib/errors.ts';
 import { EventStream } from '../../lib/event-stream.ts';
@@ -12,16 +14,43 @@ import { completeIdempotencyKey } from '../idempotency/service.ts';
 const OFFERED_HEADER = 'x-offered-stream';
 
 type OpenStream = (created: CreatedGeneration) => ResponseStream;
-const offered = new Map<string, OpenStream>();
+interface Offer {
+  open?: OpenStream;
+  /** The first item's recorded result, once the items ended. */
+  result?: Record<string, unknown> | null;
+}
+const offered = new Map<string, Offer>();
+
+/** What a route of this process offers the text request it is about to make in-process. */
+export interface Offered {
+  /** The headers to make the request with. */
+  headers: Record<string, string>;
+  /** The first item's recorded result, when the request ran its item (undefined: a replay). */
+  result(): Record<string, unknown> | null | undefined;
+  /** To call once the request has been answered. */
+  withdraw(): void;
+}
 
 /**
- * Offers a stream to the text request about to be made in-process: the headers to make it with,
- * and `withdraw` to call once it has been answered.
+ * Offers a stream (or, without `open`, only a place for the item's result) to the text request
+ * about to be made in-process.
  */
-export function offerStream(open: OpenStream): { headers: Record<string, string>; withdraw(): void } {
+export function offerStream(open?: OpenStream): Offered {
   const name = randomUUID();
-  offered.set(name, open);
-  return { headers: { [OFFERED_HEADER]: name }, withdraw: () => offered.delete(name) };
+  const offer: Offer = open ? { open } : {};
+  offered.set(name, offer);
+  return {
+    headers: { [OFFERED_HEADER]: name },
+    result: () => offer.result,
+    withdraw: () => offered.delete(name),
+  };
+}
+
+/** Hands a text request's first item's result to the route of this process that offered for it. */
+export function handOverResult(request: FastifyRequest, result: SyncResult): void {
+  const name = request.headers[OFFERED_HEADER];
+  const offer = typeof name === 'string' ? offered.get(name) : undefined;
+  if (offer) offer.result = result.items[0]?.result ?? null;
 }
 
 /** The body of an error event: the error answer's body. */
@@ -76,7 +105,7 @@ export function textStream(
   created: CreatedGeneration,
 ): ResponseStream | undefined {
   const name = request.headers[OFFERED_HEADER];
-  const open = typeof name === 'string' ? offered.get(name) : undefined;
+  const open = typeof name === 'string' ? offered.get(name)?.open : undefined;
   if (open) return open(created);
   return body.stream === true ? nativeStream(request, reply, created) : undefined;
 }
