@@ -329,6 +329,22 @@ export interface ChatPassthrough {
   n?: number;
 }
 
+/** The fields of a chat request an OpenAI-compatible route is given as they are (when given). */
+export const CHAT_PASSED_FIELDS = [
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'response_format',
+  'stop',
+  'seed',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'logprobs',
+  'top_logprobs',
+  'n',
+] as const satisfies ReadonlyArray<keyof ChatPassthrough>;
+
 /**
  * One `chat.completion.chunk` as an OpenAI-compatible server streams it (its `choices` with their
  * `delta`s, and `usage` in the last one): what a streaming route hands on as it arrives.

@@ -4,28 +4,13 @@
 import type { Static } from 'typebox';
 import type { TextModel } from '../../catalog/media-models.ts';
 import { invalidField } from '../../lib/errors.ts';
+import { CHAT_PASSED_FIELDS } from '../../providers/types.ts';
 import type { TextGenerateBody } from '../text/service.ts';
 import type { ChatCompletion, ChatCompletionBody, ChatCompletionChunk, ChatMessage } from './schemas.ts';
 
 type ChatBody = Static<typeof ChatCompletionBody>;
 type Message = Static<typeof ChatMessage>;
 type FinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls' | 'function_call';
-
-/** The chat fields the door passes on as they are (the native `chat`), by their OpenAI names. */
-const PASSED = [
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'response_format',
-  'stop',
-  'seed',
-  'top_p',
-  'frequency_penalty',
-  'presence_penalty',
-  'logprobs',
-  'top_logprobs',
-  'n',
-] as const;
 
 /** Native text request fields → OpenAI chat request fields, for the `param` of an error. */
 export const CHAT_PARAMS: Record<string, string> = {
@@ -35,7 +20,7 @@ export const CHAT_PARAMS: Record<string, string> = {
   'settings.max_tokens': 'max_tokens',
   'settings.temperature': 'temperature',
   'chat.messages': 'messages',
-  ...Object.fromEntries(PASSED.map((field) => [`chat.${field}`, field])),
+  ...Object.fromEntries(CHAT_PASSED_FIELDS.map((field) => [`chat.${field}`, field])),
 };
 
 /**
@@ -114,7 +99,10 @@ export function nativeTextRequest(body: ChatBody, model: string): Static<typeof 
   };
   const given = body as Record<string, unknown>;
   const passed = Object.fromEntries(
-    PASSED.filter((field) => given[field] !== undefined && given[field] !== null).map((field) => [field, given[field]]),
+    CHAT_PASSED_FIELDS.filter((field) => given[field] !== undefined && given[field] !== null).map((field) => [
+      field,
+      given[field],
+    ]),
   );
   // An empty list of stop sequences or tools says nothing.
   if (Array.isArray(passed.stop) && passed.stop.length === 0) delete passed.stop;

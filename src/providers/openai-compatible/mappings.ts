@@ -3,23 +3,7 @@
 // the model (the route's endpoint, renamed for the server) and `stream`. A chat request (the OpenAI
 // door's) is sent as it came: its messages, tools, output format and sampling.
 import { type Mapping, mappingFor } from '../mapping.ts';
-import type { ChatPassthrough, TextRequest } from '../types.ts';
-
-/** The fields of a chat request sent as they are (when given). */
-const PASSED: Array<keyof ChatPassthrough> = [
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'response_format',
-  'stop',
-  'seed',
-  'top_p',
-  'frequency_penalty',
-  'presence_penalty',
-  'logprobs',
-  'top_logprobs',
-  'n',
-];
+import { CHAT_PASSED_FIELDS, type ChatPassthrough, type TextRequest } from '../types.ts';
 
 /**
  * The chat completion body of a chat request (the OpenAI door's): its messages and fields as they
@@ -31,7 +15,7 @@ function chatRequestInput(request: TextRequest, chat: ChatPassthrough): Record<s
     temperature: request.temperature,
     max_tokens: request.maxTokens,
   };
-  for (const field of PASSED) if (chat[field] !== undefined) body[field] = chat[field];
+  for (const field of CHAT_PASSED_FIELDS) if (chat[field] !== undefined) body[field] = chat[field];
   return body;
 }
 
