@@ -239,12 +239,7 @@ function chatOutput(
     });
   }
   if (finishReason === 'error') {
-    // OpenRouter's upstream failed mid-answer; what it said is beside the choices (or on the choice).
-    const said = nonEmpty(asRecord(body.error)?.message) ?? nonEmpty(asRecord(choice.error)?.message);
-    throw new ProviderError(`${vendor} failed while answering${said ? `: ${capped(said)}` : ''}`, true, {
-      kind: 'unavailable',
-      vendorCode: `${status} error`,
-    });
+    throw failedWhileAnswering(vendor, status, body, choice);
   }
   const text = contentText(message?.content);
   if (text === undefined || text === '') {
@@ -260,19 +255,49 @@ function chatOutput(
       vendorCode: String(status),
     });
   }
+  return completionOutput(body, model, text, text, finishReason);
+}
+
+/** OpenRouter's upstream failed mid-answer; what it said is beside the choices (or on the choice). */
+function failedWhileAnswering(
+  vendor: string,
+  status: number,
+  body: Record<string, unknown>,
+  choice: Record<string, unknown> | undefined,
+): ProviderError {
+  const said = nonEmpty(asRecord(body.error)?.message) ?? nonEmpty(asRecord(choice?.error)?.message);
+  return new ProviderError(`${vendor} failed while answering${said ? `: ${capped(said)}` : ''}`, true, {
+    kind: 'unavailable',
+    vendorCode: `${status} error`,
+  });
+}
+
+/**
+ * What a completion comes to: its item's file (`file`), the metadata every answer records (the
+ * first choice's text, the usage, the finish reason, the model, the id, and `extra`), and
+ * OpenRouter's `usage.cost`, in its credits (one credit is one US dollar).
+ */
+function completionOutput(
+  body: Record<string, unknown>,
+  model: string,
+  file: string,
+  text: string,
+  finishReason: unknown,
+  extra: Record<string, unknown> = {},
+): ProviderOutput {
   const usage = asRecord(body.usage);
   const cost = finite(usage?.cost);
   const output: ProviderOutput = {
-    files: [{ data: Buffer.from(text, 'utf8'), contentType: TEXT_TYPE }],
+    files: [{ data: Buffer.from(file, 'utf8'), contentType: TEXT_TYPE }],
     metadata: {
       text,
       usage: usageOf(usage),
       finish_reason: finishReason,
       model: nonEmpty(body.model) ?? model,
       id: nonEmpty(body.id) ?? null,
+      ...extra,
     },
   };
-  // OpenRouter's `usage.cost`, in its credits (one credit is one US dollar).
   if (cost !== undefined && cost >= 0) output.vendorCost = cost;
   return output;
 }
@@ -307,33 +332,14 @@ function passthroughOutput(
   const message = asRecord(first?.message);
   const finishReason = typeof first?.finish_reason === 'string' ? first.finish_reason : null;
   if (!cut && finishReason === 'error') {
-    const said = nonEmpty(asRecord(body.error)?.message) ?? nonEmpty(asRecord(first?.error)?.message);
-    throw new ProviderError(`${vendor} failed while answering${said ? `: ${capped(said)}` : ''}`, true, {
-      kind: 'unavailable',
-      vendorCode: `${response.status} error`,
-    });
+    throw failedWhileAnswering(vendor, response.status, body, first);
   }
   const text = contentText(message?.content) ?? '';
   const toolCalls = Array.isArray(message?.tool_calls) && message.tool_calls.length > 0 ? message.tool_calls : null;
   const refusal = nonEmpty(message?.refusal);
   // The file of the item: the text, or what the answer is instead of text (its tool calls, a refusal).
   const file = text !== '' ? text : toolCalls ? JSON.stringify(toolCalls) : (refusal ?? '');
-  const usage = asRecord(body.usage);
-  const cost = finite(usage?.cost);
-  const output: ProviderOutput = {
-    files: [{ data: Buffer.from(file, 'utf8'), contentType: TEXT_TYPE }],
-    metadata: {
-      text,
-      usage: usageOf(usage),
-      finish_reason: finishReason,
-      model: nonEmpty(body.model) ?? model,
-      id: nonEmpty(body.id) ?? null,
-      choices,
-      ...(cut ? { cut: true } : {}),
-    },
-  };
-  if (cost !== undefined && cost >= 0) output.vendorCost = cost;
-  return output;
+  return completionOutput(body, model, file, text, finishReason, { choices, ...(cut ? { cut: true } : {}) });
 }
 
 /**
