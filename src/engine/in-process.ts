@@ -1,10 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withTransaction } from '../db/pool.ts';
 import type { StreamSink } from '../providers/types.ts';
 import { stopItems } from './cancel.ts';
-import { holdLease, runClaimed, runItem } from './run-item.ts';
+import { claimWithinTeamCap, holdLease, runClaimed, runItem } from './run-item.ts';
 import { type ItemStatus, selectItemResult } from './sql/history.ts';
-import { type CappedClaim, type ClaimedItem, claimItem, claimItemWithinCap } from './sql/items.ts';
+import { type CappedClaim, type ClaimedItem, claimItem } from './sql/items.ts';
 import type { ExecutionContext, NextStep, RunOptions, Work } from './types.ts';
 import { pollVendor } from './vendor.ts';
 
@@ -27,12 +26,6 @@ async function runEach(context: ExecutionContext, work: Work, itemIds: string[],
 /** Runs items in this process now, each once and for at most `timeoutMs`; a vendor job they start goes on. */
 export function runItemsHere(work: Work, itemIds: string[], timeoutMs: number): Promise<void> {
   return runEach(work.context(AbortSignal.timeout(timeoutMs)), work, itemIds);
-}
-
-/** Claims an item within its team's cap, in a transaction of its own. */
-function claimWithinCap(context: ExecutionContext, itemId: string): Promise<CappedClaim> {
-  const { leaseMs, teamMaxConcurrentItems } = context.itemPolicy;
-  return withTransaction(context.pool, (client) => claimItemWithinCap(client, itemId, leaseMs, teamMaxConcurrentItems));
 }
 
 /**
@@ -98,10 +91,10 @@ export async function runAndWait(
   const context = { ...work.context(AbortSignal.timeout(waitMs)), ...(stream ? { stream } : {}) };
   await Promise.all(
     items.map(async ({ id, claim: accepted }) => {
-      let claim = accepted ?? (await claimWithinCap(context, id));
+      let claim = accepted ?? (await claimWithinTeamCap(context, id));
       if (claim.kind === 'waiting') {
         await work.rooms.until(context.signal, async () => {
-          claim = await claimWithinCap(context, id);
+          claim = await claimWithinTeamCap(context, id);
           return claim.kind !== 'waiting';
         });
       }

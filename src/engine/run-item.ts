@@ -35,6 +35,20 @@ export function holdLease(ctx: ExecutionContext, itemId: string): () => void {
 }
 
 /**
+ * Claims an item within its team's cap; over it, the item waits its turn and is started when room
+ * frees. The usual case (room without counting) is one statement; the rest a transaction that counts.
+ */
+export async function claimWithinTeamCap(ctx: ExecutionContext, itemId: string): Promise<sql.CappedClaim> {
+  const { leaseMs, teamMaxConcurrentItems } = ctx.itemPolicy;
+  return (
+    (await sql.claimItemWithRoom(ctx.pool, itemId, leaseMs, teamMaxConcurrentItems)) ??
+    (await withTransaction(ctx.pool, (client) =>
+      sql.claimItemWithinCap(client, itemId, leaseMs, teamMaxConcurrentItems),
+    ))
+  );
+}
+
+/**
  * Runs one item: claim it under a lease, run its operation, copy the result into our storage,
  * and record the outcome. A retryable provider failure is counted on the item and rethrown
  * while attempts remain (the queue retries with backoff); any other failure, or the last
@@ -50,14 +64,7 @@ export async function runItem(
   itemId: string,
   options: RunOptions,
 ): Promise<void> {
-  const policy = ctx.itemPolicy;
-  // Within the team's cap; over it, the item waits its turn and is started when room frees. The
-  // usual case (room without counting) is one statement; the rest a transaction that counts.
-  const claim =
-    (await sql.claimItemWithRoom(ctx.pool, itemId, policy.leaseMs, policy.teamMaxConcurrentItems)) ??
-    (await withTransaction(ctx.pool, (client) =>
-      sql.claimItemWithinCap(client, itemId, policy.leaseMs, policy.teamMaxConcurrentItems),
-    ));
+  const claim = await claimWithinTeamCap(ctx, itemId);
   if (claim.kind !== 'claimed') return;
   await runClaimed(ctx, operations, claim.item, options);
 }
