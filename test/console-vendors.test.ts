@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { credentialRoutes } from '../src/modules/console/pages/credentials.ts';
 import { modelRoutesRoutes } from '../src/modules/console/pages/model-routes.ts';
+import type { CredentialAnswer } from '../src/modules/credentials/service.ts';
 import { Browser } from './console-helpers.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, credentialBecomes, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
@@ -19,18 +20,7 @@ const ENV_SECRET = 'env-fal-secret-k9w2';
 const ENV_ID = 'env:fal';
 const MODEL = 'flux-1-schnell';
 
-interface Credential {
-  id: string;
-  provider: string;
-  name: string;
-  secret_last4: string;
-  base_url: string | null;
-  weight: number;
-  rpm: number | null;
-  max_in_flight: number | null;
-  state: 'active' | 'cooling' | 'disabled';
-  source: 'api' | 'env';
-}
+type Credential = CredentialAnswer;
 interface AuditEntry {
   actor: string;
   action: string;

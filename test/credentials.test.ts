@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import type { CredentialAnswer } from '../src/modules/credentials/service.ts';
 import { pickWeighted } from '../src/providers/credentials.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { type FakeReplicate, startFakeReplicate } from './fakes/replicate.ts';
@@ -14,18 +15,7 @@ import { type FakeSuno, startFakeSuno } from './fakes/suno.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
 
-interface Credential {
-  id: string;
-  provider: string;
-  name: string;
-  secret_last4: string;
-  base_url: string | null;
-  weight: number;
-  state: 'active' | 'cooling' | 'disabled';
-  reason: string | null;
-  source: 'api' | 'env';
-  created_at: string | null;
-}
+type Credential = CredentialAnswer;
 interface AuditEntry {
   actor: string;
   action: string;
