@@ -217,16 +217,6 @@ export async function wakeWaitingItems(
   return rows;
 }
 
-/** How many of `itemIds` are still queued or processing. */
-export async function countUnfinishedItems(db: Queryable, itemIds: string[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from generation_items
-     where id = any($1::text[]) and status in ('QUEUED', 'PROCESSING')`,
-    [itemIds],
-  );
-  return rows[0]?.n ?? 0;
-}
-
 /** The ids of a team's generation's unfinished items (none: all finished); undefined: no such generation. */
 export async function selectUnfinishedItemIds(
   db: Queryable,
