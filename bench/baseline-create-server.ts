@@ -1,11 +1,11 @@
 // Baseline for bench/create.ts: POST /api/v1/images/generate done the simplest way, with no
 // framework. A raw node:http server and a `pg` pool of the service's size; for each request it
 // reads the bearer key, hashes it with SHA-256 and looks it up in api_keys (one query), parses the
-// JSON body, takes the model's price from the service's catalog, and in one transaction: charges
-// the team with the service's credit-change statement (src/modules/credits/sql.ts
-// applyCreditChange: update teams … returning + insert into credit_ledger, copied here), inserts
-// the generation row (the statement of src/engine/sql/generations.ts insertGeneration), one generation_items
-// row per image, and one graphile-worker job per item; commits; and answers the service's JSON
+// JSON body, takes the model's price from the service's catalog, and in one transaction, a
+// statement at a time (the plain way; the service makes the same writes in one call of its
+// accept_generation function, migration 0036): charges the team (update teams … returning +
+// insert into credit_ledger, as apply_credit_change does), inserts the generation row, one
+// generation_items row per image, and one graphile-worker job per item; commits; and answers the service's JSON
 // {generation_id, status: 'queued', images: [], estimated_time, credits_used}. Ids have the
 // service's shape (src/lib/ids.ts newId). 401 for a bad key, 400 for a bad body, 402 when the
 // balance is short, like the service. The server, pool and answers are bench/baseline-http.ts.
@@ -18,7 +18,7 @@ import { newId } from '../src/lib/ids.ts';
 import { baselinePool, bearerKey, HttpError, send, serveBaseline } from './baseline-http.ts';
 
 const KEY_BY_HASH = 'select id, team_id from api_keys where key_hash = $1::bytea and revoked_at is null';
-// src/modules/credits/sql.ts applyCreditChange.
+// As apply_credit_change (migration 0036).
 const CREDIT_CHANGE = `with updated as (
        update teams set credits = credits + $3::bigint
        where id = $2::text and credits + $3::bigint >= 0
@@ -27,7 +27,7 @@ const CREDIT_CHANGE = `with updated as (
      insert into credit_ledger (id, team_id, amount, balance_after, kind, reason, generation_id)
      select $1::text, $2::text, $3::bigint, updated.credits, $4::text, $5::text, $6::text from updated
      returning id, team_id, amount, balance_after, kind, reason, generation_id, created_at`;
-// src/engine/sql/generations.ts insertGeneration.
+// The generation's row, as accept_generation (migration 0036) inserts it.
 const INSERT_GENERATION = `insert into generations
        (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds, webhook_url)
      values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text)

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
-import { addJob } from '../db/sql.ts';
+import { insufficientCredits, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { currentTraceparent, inSpan } from '../lib/tracing.ts';
 import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
 import * as sql from './sql/generations.ts';
-import { type CappedClaim, claimItemWithinCap, wakeWaitingItems } from './sql/items.ts';
+import { type CappedClaim, startWaitingItems as startWaiting } from './sql/items.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
@@ -30,15 +30,18 @@ export const ITEM_JOB_MAX_ATTEMPTS = 25;
 export const ITEM_ROOM_CHANNEL = 'item_room';
 
 /**
- * Queues, in the caller's transaction, the jobs of the team's waiting items that now have room in
- * its cap (running items finished, or the cap grew); `defaultCap` is the cap of a team without one.
- * An item a synchronous request runs itself gets no job: its request is told (NOTIFY at commit).
+ * Starts, in the caller's transaction, the team's waiting items that now have room in its cap
+ * (running items finished, or the cap grew): a job queued for each, or, for an item a synchronous
+ * request runs itself, that request told (NOTIFY at commit). `defaultCap` is the cap of a team
+ * without one.
  */
 export async function startWaitingItems(db: Queryable, teamId: string, defaultCap: number): Promise<void> {
-  for (const item of await wakeWaitingItems(db, teamId, defaultCap)) {
-    if (item.in_request) await db.query('select pg_notify($1::text, $2::text)', [ITEM_ROOM_CHANNEL, item.item_id]);
-    else await addJob(db, ITEM_TASK, { item_id: item.item_id }, { maxAttempts: ITEM_JOB_MAX_ATTEMPTS });
-  }
+  await startWaiting(db, teamId, defaultCap, wakeTarget(defaultCap));
+}
+
+/** What finish_item and start_waiting_items start a woken item with. */
+export function wakeTarget(defaultCap: number) {
+  return { default_cap: defaultCap, task: ITEM_TASK, max_attempts: ITEM_JOB_MAX_ATTEMPTS, channel: ITEM_ROOM_CHANNEL };
 }
 
 export interface CreateInput {
@@ -116,17 +119,18 @@ export async function wasAccepted(pool: pg.Pool, id: string, teamId: string): Pr
 }
 
 /**
- * Accepts a generation in one transaction: charges the full price (402 and nothing written when
- * the balance is short), writes the generation and its items (each with the routes its model has
- * now), queues one job per item (or, for a synchronous request's items, claims them for the
- * request: `inRequest`), and runs the caller's `finish`. Either all of it happens or none.
+ * Accepts a generation in one call to the database (with the caller's `finish`, in one
+ * transaction): charges the full price (402 and nothing written when the balance is short), writes
+ * the generation and its items (each with the routes its model has now), queues one job per item
+ * (or, for a synchronous request's items, claims those its team has room for: `inRequest`; the
+ * claims answered are undefined for the others), and runs `finish`. Either all of it happens or none.
  */
 export async function createGeneration(
   pool: pg.Pool,
   storage: Storage,
   services: EngineServices,
   input: CreateInput,
-): Promise<CreatedGeneration & { claims?: CappedClaim[] }> {
+): Promise<CreatedGeneration & { claims?: Array<CappedClaim | undefined> }> {
   const { plan } = input;
   const id = input.id ?? newId('gen');
   // Each item keeps the routes its model has now: a later change of them applies to later requests.
@@ -143,58 +147,80 @@ export async function createGeneration(
     inRequest: input.inRequest !== undefined,
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);
+  const insert: sql.GenerationInsert = {
+    id,
+    teamId: input.teamId,
+    workspaceId: input.workspaceId,
+    operation: plan.operation,
+    model: plan.model,
+    input: plan.input,
+    creditsCharged: total,
+    totalItems: items.length,
+    estimatedSeconds: plan.estimatedSeconds,
+    webhookUrl: plan.webhookUrl ?? null,
+    retentionDays: input.retentionDays,
+    inputKeys: input.inputKeys ?? [],
+    parent: input.parent,
+    items,
+    traceparent: currentTraceparent() ?? null,
+  };
+  const charge = { ledgerId: newId('led'), reason: plan.model ? `${plan.operation} (${plan.model})` : plan.operation };
+  const start: sql.ItemsStart = input.inRequest
+    ? { claim: input.inRequest }
+    : { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt };
 
-  const accept = async (client: pg.PoolClient): Promise<CreatedGeneration & { claims?: CappedClaim[] }> => {
-    // Whoever asks whether this generation was accepted (wasAccepted) waits for this transaction.
-    await sql.lockGenerationId(client, id);
-    if (total > 0) {
-      await services.changeCredits(client, {
-        teamId: input.teamId,
-        amount: -total,
-        kind: 'charge',
-        reason: plan.model ? `${plan.operation} (${plan.model})` : plan.operation,
-        generationId: id,
-      });
-    }
-    const createdAt = await sql.insertGeneration(client, {
-      id,
-      teamId: input.teamId,
-      workspaceId: input.workspaceId,
-      operation: plan.operation,
-      model: plan.model,
-      input: plan.input,
-      creditsCharged: total,
-      totalItems: items.length,
-      estimatedSeconds: plan.estimatedSeconds,
-      webhookUrl: plan.webhookUrl ?? null,
-      retentionDays: input.retentionDays,
-      inputKeys: input.inputKeys ?? [],
-      parent: input.parent,
-      items,
-      traceparent: currentTraceparent() ?? null,
-    });
-    let claims: CappedClaim[] | undefined;
-    if (input.inRequest) {
-      const { leaseMs, defaultCap } = input.inRequest;
-      claims = [];
-      for (const item of items) claims.push(await claimItemWithinCap(client, item.id, leaseMs, defaultCap, true));
-    } else {
-      // One statement per distinct start time (usually one).
-      const byRunAt = new Map<number | null, string[]>();
-      for (const item of items) {
-        const at = input.jobsRunAt?.(item.position)?.getTime() ?? null;
-        byRunAt.set(at, [...(byRunAt.get(at) ?? []), item.id]);
-      }
-      for (const [at, ids] of byRunAt) {
-        await sql.addItemJobs(client, ITEM_TASK, ids, ITEM_JOB_MAX_ATTEMPTS, at === null ? null : new Date(at));
-      }
+  const accept = async (db: Queryable): Promise<CreatedGeneration & { claims?: Array<CappedClaim | undefined> }> => {
+    const acceptance = await sql.acceptGeneration(db, insert, charge, start);
+    if (acceptance.kind === 'short') {
+      if (acceptance.balance === undefined) throw notFound('Team', input.teamId);
+      throw insufficientCredits(total, acceptance.balance);
     }
     const accepted = created(storage, id, items, {
       creditsCharged: total,
       estimatedSeconds: plan.estimatedSeconds,
-      createdAt,
+      createdAt: acceptance.createdAt,
     });
-    await input.finish?.(client, accepted);
+    await input.finish?.(db, accepted);
+    if (!input.inRequest) return accepted;
+    // The items claimed for the request, as a claim reads them back (their inputs as stored); the
+    // rest wait for room, claimed by the request afterwards (counting).
+    const claimed = new Set(acceptance.claimed);
+    const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)) as T;
+    const generationInput = stored(plan.input) as Record<string, unknown>;
+    const claims = items.map((item): CappedClaim | undefined =>
+      claimed.has(item.id)
+        ? {
+            kind: 'claimed',
+            item: {
+              id: item.id,
+              generation_id: id,
+              position: item.position,
+              type: item.type,
+              model: item.model,
+              input: stored(item.input) as Record<string, unknown>,
+              storage_token: item.storageToken,
+              attempts: 1,
+              failures: 0,
+              price: item.price,
+              provider: null,
+              vendor_endpoint: null,
+              vendor_state: null,
+              vendor_handle: null,
+              vendor_accepted_at: null,
+              credential_id: null,
+              accepted_routes: stored(item.acceptedRoutes),
+              skipped_routes: [],
+              route_failures: 0,
+              storing_result_at: null,
+              team_id: input.teamId,
+              workspace_id: input.workspaceId,
+              operation: plan.operation,
+              generation_input: generationInput,
+              webhook_url: plan.webhookUrl ?? null,
+            },
+          }
+        : undefined,
+    );
     return { ...accepted, claims };
   };
   // The accept span: its context is stored with the items, and their jobs continue it.
@@ -205,7 +231,9 @@ export async function createGeneration(
     'genmedia.items': items.length,
     ...(plan.model ? { 'gen_ai.request.model': plan.model } : {}),
   };
-  const generation = await inSpan('accept generation', { attributes }, () => withTransaction(pool, accept));
+  const generation = await inSpan('accept generation', { attributes }, () =>
+    input.finish ? withTransaction(pool, accept) : accept(pool),
+  );
   services.metrics.generationAccepted({ operation: plan.operation, model: plan.model });
   return generation;
 }

@@ -208,11 +208,12 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const { leaseMs, teamMaxConcurrentItems } = deps.config.items;
 
     const claim = request.idempotency;
-    // Accepts the generation; `then` runs last in its transaction. Not accepted: its input copies go.
-    // An error that is not a refusal (the connection lost, or timed out, with COMMIT under way) may
-    // come from a generation that was accepted and charged: its copies stay unless it is certain
-    // that it was not (a copy left behind costs bytes; a copy lost fails a paid generation).
-    const accept = (then: (client: Queryable, created: CreatedGeneration) => Promise<void>) =>
+    // Accepts the generation; `then` runs last in its transaction (without it or an onCreated, the
+    // acceptance is one call). Not accepted: its input copies go. An error that is not a refusal
+    // (the connection lost, or timed out, with COMMIT under way) may come from a generation that
+    // was accepted and charged: its copies stay unless it is certain that it was not (a copy left
+    // behind costs bytes; a copy lost fails a paid generation).
+    const accept = (then?: (client: Queryable, created: CreatedGeneration) => Promise<void>) =>
       createGeneration(deps.pool, deps.storage, deps.engine, {
         id: inputs.generationId,
         inputKeys: inputs.keys,
@@ -222,10 +223,13 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         retentionDays: deps.work.operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
         inRequest: endpoint.sync ? { leaseMs, defaultCap: teamMaxConcurrentItems } : undefined,
-        finish: async (client, created) => {
-          await endpoint.onCreated?.(client, created, plan, owner);
-          await then(client, created);
-        },
+        finish:
+          endpoint.onCreated || then
+            ? async (client, created) => {
+                await endpoint.onCreated?.(client, created, plan, owner);
+                await then?.(client, created);
+              }
+            : undefined,
       }).catch(async (err: unknown) => {
         const refused =
           err instanceof AppError || !(await wasAccepted(deps.pool, inputs.generationId, teamId).catch(() => true));
@@ -234,15 +238,19 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       });
     if (!endpoint.sync) {
       let response: Static<TResponse> | undefined;
-      const created = await accept(async (client, created) => {
-        response = endpoint.respond(created, plan, body, undefined);
-        if (claim) await deps.engine.completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
-      });
+      const created = await accept(
+        claim
+          ? async (client, created) => {
+              response = endpoint.respond(created, plan, body, undefined);
+              await deps.engine.completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
+            }
+          : undefined,
+      );
       if (inRequest.size > 0) {
         const itemIds = [...inRequest].map((position) => created.itemIds[position] as string);
         await runItemsHere(deps.work, itemIds, SYNC_SAFETY_NET_MS / 2);
       }
-      return response;
+      return response ?? endpoint.respond(created, plan, body, undefined);
     }
 
     // A retry that took over the Idempotency-Key of a request whose process died finishes the
@@ -251,11 +259,11 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       ? await loadAcceptedGeneration(deps.pool, deps.storage, claim.unfinishedGenerationId, teamId)
       : undefined;
     if (unfinished) await inputs.discard();
-    const created: CreatedGeneration & { claims?: CappedClaim[] } =
+    const created: CreatedGeneration & { claims?: Array<CappedClaim | undefined> } =
       unfinished ??
-      (await accept(async (client, created) => {
-        if (claim) await deps.engine.recordClaimedGeneration(client, claim, created.id);
-      }));
+      (await accept(
+        claim ? (client, created) => deps.engine.recordClaimedGeneration(client, claim, created.id) : undefined,
+      ));
     // A streaming request gets the route's answer as it comes; its stream sends the end (below).
     const stream = endpoint.stream?.(request, reply, body, created);
     if (stream) streams.set(request, stream);

@@ -4,7 +4,8 @@ import type pg from 'pg';
 import { retryWhileUnavailable } from '../db/errors.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { timeOfId } from '../lib/id-time.ts';
-import { startWaitingItems } from './create.ts';
+import { newId } from '../lib/ids.ts';
+import { wakeTarget } from './create.ts';
 import * as sql from './sql/index.ts';
 import { toStatusRecord } from './status.ts';
 import type { EngineServices, ExecutableItem, ExecutionContext, Operation, StoredFile } from './types.ts';
@@ -37,10 +38,10 @@ export type Outcome = (
   /** The vendor this run sent it to, which the claimed item does not name yet (for the metrics). */
   provider?: string;
   /**
-   * What is recorded with the outcome, in its transaction, whether or not the outcome itself is
-   * (an item run in its request settles in one transaction: the route's health with it).
+   * The route that served it, whose count of failures in a row ends, recorded with the outcome
+   * whether or not the outcome itself is (an item run in its request settles in one call).
    */
-  alongside?: (db: Queryable) => Promise<void>;
+  routeServed?: { provider: string; endpoint: string };
 };
 
 /** The item as an operation sees it. */
@@ -60,9 +61,11 @@ export function executable(item: sql.ClaimedItem): ExecutableItem {
 }
 
 /**
- * Records an item's outcome once, with everything that follows from it, in one transaction:
- * the operation's completion hook, the refund of a failed item, the generation's counters and
- * final status, and the webhook. A second call for the same item changes nothing (false).
+ * Records an item's outcome once, with everything that follows from it: the refund of a failed
+ * item (or of the unused part of a completed one's charge), the generation's counters and final
+ * status, the team's waiting items started (one call, sql.recordFinish), and, in one transaction
+ * with it when there are some, the operation's completion hook and the webhook. A second call for
+ * the same item changes nothing (false).
  */
 export async function finishItem(
   pool: pg.Pool,
@@ -71,75 +74,63 @@ export async function finishItem(
   item: sql.ClaimedItem,
   outcome: Outcome,
 ): Promise<boolean> {
-  const recorded = await withTransaction(pool, async (client) => {
-    // The team's row first, as a claim takes it: moving an item changes the team's counts, and
-    // the same order in both keeps a cancel and a claim of one item from deadlocking.
-    await sql.lockTeam(client, item.team_id);
-    await outcome.alongside?.(client);
-    let refund = 0;
+  const common = {
+    itemId: item.id,
+    teamId: item.team_id,
+    routeServed: outcome.routeServed,
+    ledgerId: newId('led'),
+    wake: wakeTarget(services.teamMaxConcurrentItems),
+  };
+  const record: sql.FinishRecord = outcome.ok
+    ? {
+        ...common,
+        ok: true,
+        url: outcome.url,
+        result: outcome.file.metadata,
+        bytes: outcome.bytes,
+        attempt: outcome.attempt,
+        actualCredits: outcome.file.actualCredits,
+      }
+    : {
+        ...common,
+        ok: false,
+        error: outcome.error,
+        errorKind: outcome.errorKind ?? null,
+        refund: outcome.refund ?? true,
+        spareStoring: outcome.spareStoring ?? false,
+        leaseLapsed: outcome.leaseLapsed ?? false,
+      };
+  const record_ = async (db: Queryable) => {
+    const done = await sql.recordFinish(db, record);
+    if (!done.recorded) return false;
     if (outcome.ok) {
-      // The attempt ends and the file is counted whether or not the item was still ours to complete.
-      const { url, file, bytes, attempt } = outcome;
-      if (!(await sql.completeItem(client, item.id, url, file.metadata, bytes, attempt))) {
-        if (bytes !== undefined) await sql.recordResultBytes(client, item.id, bytes);
-        return false;
-      }
-      const actual = outcome.file.actualCredits;
-      if (actual !== undefined && actual < item.price) {
-        refund = item.price - Math.max(0, Math.ceil(actual));
-        if (refund > 0) {
-          await services.changeCredits(client, {
-            teamId: item.team_id,
-            amount: refund,
-            kind: 'refund',
-            reason: `Unused part of the charge for item ${item.id}`,
-            generationId: item.generation_id,
-          });
-        }
-      }
-      await operation?.onCompleted?.(client, {
+      await operation?.onCompleted?.(db, {
         item: executable(item),
         workspaceId: item.workspace_id,
         url: outcome.url,
         file: outcome.file,
       });
     } else {
-      const refunds = outcome.refund ?? true;
-      const failed = await sql.failItem(client, item.id, outcome.error, outcome.errorKind ?? null, {
-        refund: refunds,
-        spareStoring: outcome.spareStoring ?? false,
-        leaseLapsed: outcome.leaseLapsed,
-      });
-      if (!failed) return false;
-      await operation?.onFailed?.(client, executable(item), outcome.error);
-      refund = refunds ? failed.price : 0;
-      if (refund > 0) {
-        await services.changeCredits(client, {
-          teamId: item.team_id,
-          amount: refund,
-          kind: 'refund',
-          reason: `Refund of failed item ${item.id}`,
-          generationId: item.generation_id,
-        });
-      }
+      await operation?.onFailed?.(db, executable(item), outcome.error);
     }
-    const generation = await sql.countFinishedItem(client, item.generation_id, outcome.ok, refund);
-    // Room for the team's next waiting items (its cap counts running items).
-    await startWaitingItems(client, item.team_id, services.teamMaxConcurrentItems);
-    if (generation.finished && generation.webhook_url) {
-      const row = await sql.selectStatus(client, item.generation_id, item.team_id);
+    if (done.finished && done.webhook_url) {
+      const row = await sql.selectStatus(db, item.generation_id, item.team_id);
       if (row) {
-        await services.enqueueWebhook(client, {
+        await services.enqueueWebhook(db, {
           teamId: item.team_id,
           generationId: item.generation_id,
-          url: generation.webhook_url,
-          eventType: generation.status === 'completed' ? 'generation.completed' : 'generation.failed',
+          url: done.webhook_url,
+          eventType: done.status === 'completed' ? 'generation.completed' : 'generation.failed',
           data: toStatusRecord(row),
         });
       }
     }
-    return { finished: generation.finished ? generation.status : undefined };
-  });
+    return { finished: done.finished ? done.status : undefined };
+  };
+  // Alone (one call) when nothing else is to be written with it: no hook, and no webhook for its generation.
+  const hook = outcome.ok ? operation?.onCompleted : operation?.onFailed;
+  const alone = hook === undefined && item.webhook_url === null;
+  const recorded = alone ? await record_(pool) : await withTransaction(pool, record_);
   if (recorded) {
     if (recorded.finished === 'completed' || recorded.finished === 'failed') {
       services.metrics.generationFinished({ operation: item.operation, model: item.model, status: recorded.finished });
@@ -157,15 +148,31 @@ export async function finishItem(
 }
 
 /** Records an item's outcome (finishItem), riding out a database outage for up to the policy's patience. */
-export function recordOutcome(
+export async function recordOutcome(
   ctx: ExecutionContext,
   operation: Operation | undefined,
   item: sql.ClaimedItem,
   outcome: Outcome,
 ): Promise<boolean> {
-  return retryWhileUnavailable(() => finishItem(ctx.pool, ctx.services, operation, item, outcome), {
+  const recorded = await retryWhileUnavailable(() => finishItem(ctx.pool, ctx.services, operation, item, outcome), {
     maxMs: ctx.itemPolicy.finishPatienceMs,
   });
+  if (recorded && ctx.recorded) {
+    ctx.recorded.set(
+      item.id,
+      outcome.ok
+        ? {
+            status: 'COMPLETED',
+            url: outcome.url,
+            // As stored: JSON, an empty result none.
+            result: outcome.file.metadata === undefined ? null : JSON.parse(JSON.stringify(outcome.file.metadata)),
+            error: null,
+            errorKind: null,
+          }
+        : { status: 'FAILED', url: null, result: null, error: outcome.error, errorKind: outcome.errorKind ?? null },
+    );
+  }
+  return recorded;
 }
 
 /**

@@ -4,7 +4,7 @@ import { stopItems } from './cancel.ts';
 import { claimWithinTeamCap, holdLease, runClaimed, runItem } from './run-item.ts';
 import { type ItemStatus, selectItemResult } from './sql/history.ts';
 import { type CappedClaim, type ClaimedItem, claimItem } from './sql/items.ts';
-import type { ExecutionContext, NextStep, RunOptions, Work } from './types.ts';
+import type { ExecutionContext, NextStep, RecordedOutcome, RunOptions, Work } from './types.ts';
 import { pollVendor } from './vendor.ts';
 
 /** How an item ended, as the one who waited for it reads it. */
@@ -88,7 +88,9 @@ export async function runAndWait(
   stream?: StreamSink,
 ): Promise<ItemOutcome[]> {
   const deadline = Date.now() + waitMs;
-  const context = { ...work.context(AbortSignal.timeout(waitMs)), ...(stream ? { stream } : {}) };
+  // The outcomes recorded here are answered as they were recorded; the others are read.
+  const recorded = new Map<string, RecordedOutcome>();
+  const context = { ...work.context(AbortSignal.timeout(waitMs)), recorded, ...(stream ? { stream } : {}) };
   await Promise.all(
     items.map(async ({ id, claim: accepted }) => {
       let claim = accepted ?? (await claimWithinTeamCap(context, id));
@@ -101,9 +103,16 @@ export async function runAndWait(
       if (claim.kind === 'claimed') await runHere(context, work, claim.item, deadline);
     }),
   );
-  const read = (id: string) => selectItemResult(context.pool, id);
-  let rows = await Promise.all(items.map(({ id }) => read(id)));
-  const unfinished = items.filter((_, i) => rows[i]?.status === 'QUEUED' || rows[i]?.status === 'PROCESSING');
+  const read = async (id: string): Promise<ItemOutcome | undefined> => {
+    const known = recorded.get(id);
+    if (known) return { id, ...known };
+    const row = await selectItemResult(context.pool, id);
+    return (
+      row && { id, status: row.status, url: row.url, result: row.result, error: row.error, errorKind: row.error_kind }
+    );
+  };
+  let outcomes = await Promise.all(items.map(({ id }) => read(id)));
+  const unfinished = items.filter((_, i) => outcomes[i]?.status === 'QUEUED' || outcomes[i]?.status === 'PROCESSING');
   if (unfinished.length > 0) {
     await stopItems(
       context.pool,
@@ -113,17 +122,9 @@ export async function runAndWait(
       { error: timeoutError, errorKind: 'timeout' },
       { providers: context.providers },
     );
-    rows = await Promise.all(items.map(({ id }) => read(id)));
+    outcomes = await Promise.all(items.map(({ id }) => read(id)));
   }
-  return items.map(({ id }, i) => {
-    const row = rows[i];
-    return {
-      id,
-      status: row?.status ?? 'FAILED',
-      url: row?.url ?? null,
-      result: row?.result ?? null,
-      error: row?.error,
-      errorKind: row?.error_kind ?? null,
-    };
-  });
+  return items.map(
+    ({ id }, i) => outcomes[i] ?? { id, status: 'FAILED', url: null, result: null, error: undefined, errorKind: null },
+  );
 }

@@ -184,6 +184,11 @@ export interface ExecutionContext {
   signal: AbortSignal;
   /** Where the route streams its answer as it comes (a streamed synchronous text request), if anyone waits for it. */
   stream?: StreamSink;
+  /**
+   * The outcomes this context records, by item id, as they are recorded (a synchronous request
+   * answers from them instead of reading its items again).
+   */
+  recorded?: Map<string, RecordedOutcome>;
   /** Retries, leases and interruptions of the items this process runs. */
   itemPolicy: ItemPolicy;
   /** The configured vendors and the route each item takes. */
@@ -220,6 +225,17 @@ export interface ExecutionContext {
   /** The origins a provider's result URLs may come from without being public. */
   trustedOriginsOf(providerId: string): string[];
   allowPrivateUrls: boolean;
+}
+
+/** An item's outcome as it was recorded. */
+export interface RecordedOutcome {
+  status: 'COMPLETED' | 'FAILED';
+  url: string | null;
+  /** The item's result as stored (JSON). */
+  result: Record<string, unknown> | null;
+  error: string | null;
+  /** The WorkError kind of a failure, when one is known. */
+  errorKind: string | null;
 }
 
 /** A file the service made itself (an operation's `local` step), with what to add to the item's result. */

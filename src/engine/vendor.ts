@@ -2,6 +2,7 @@
 // by poll jobs (or at once when the vendor's webhook says the job is done), without holding a
 // worker while the vendor works. The result files are streamed from the vendor into our storage.
 
+import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { addJob } from '../db/sql.ts';
 import { WorkError } from '../lib/errors.ts';
@@ -163,10 +164,39 @@ export function pickRoute<T extends { route: { tier?: number; weight?: number } 
   return tier[tier.length - 1];
 }
 
+/** How long a read of the cooling routes is used again (by this process's items; see coolingRoutes). */
+const COOLING_READ_MS = 500;
+let coolingReads = new WeakMap<pg.Pool, { at: number; routes: Promise<Map<string, Date>> }>();
+
+/**
+ * The routes cooling down now, by route key, with when each is usable again: read from the database
+ * at most every COOLING_READ_MS per pool (a route another process cooled is seen that much later
+ * here; one this process cooled, at once), and judged by the time of each use.
+ */
+async function coolingRoutes(pool: pg.Pool): Promise<Map<string, Date>> {
+  let read = coolingReads.get(pool);
+  if (!read || Date.now() - read.at >= COOLING_READ_MS) {
+    const fresh = { at: Date.now(), routes: sql.selectCoolingRoutes(pool) };
+    coolingReads.set(pool, fresh);
+    // A failed read is not kept.
+    fresh.routes.catch(() => {
+      if (coolingReads.get(pool) === fresh) coolingReads.delete(pool);
+    });
+    read = fresh;
+  }
+  const now = Date.now();
+  return new Map([...(await read.routes)].filter(([, until]) => until.getTime() > now));
+}
+
+/** Forgets what was read of the cooling routes (this process cooled one). */
+function forgetCoolingRoutes(): void {
+  coolingReads = new WeakMap();
+}
+
 /**
  * The route an item takes among the configured routes it has not left (failover) and that are not
- * cooling down (the circuit breaker, read from the database so every process sees it): the tiers
- * and weights of `pickRoute`. Disabled routes never reach here (`vendorWork`).
+ * cooling down (the circuit breaker, read from the database so every process sees it; see
+ * coolingRoutes): the tiers and weights of `pickRoute`. Disabled routes never reach here (`vendorWork`).
  */
 async function chooseRoute(
   ctx: ExecutionContext,
@@ -179,7 +209,7 @@ async function chooseRoute(
   if (usable.length === 0) return { kind: 'exhausted' };
   const tracked = usable.filter((c) => tracksHealth(ctx, c.provider.id));
   if (tracked.length === 0) return { kind: 'route', picked: pickRoute(usable) as PickedRoute };
-  const cooling = await sql.selectCoolingRoutes(ctx.pool);
+  const cooling = await coolingRoutes(ctx.pool);
   // The place in the list stands for the tier of a route without one, before the cooling are left out.
   const placed = usable.map((c, position) => ({ ...c, route: { ...c.route, tier: c.route.tier ?? position } }));
   const ready = pickRoute(placed.filter((c) => !cooling.has(routeKey(c.route))));
@@ -440,9 +470,9 @@ async function send(
   const routeServed = (db: Queryable) => sql.recordRouteSuccess(db, provider.id, route.endpoint);
   if (result.kind === 'done') {
     if (options.here) {
-      // A request that has its answer settles in one transaction, the route's success with it.
+      // A request that has its answer settles in one call, the route's success with it.
       await completeFromOutput(ctx, operation, item, work, result.output, sentTo, {
-        alongside: tracked ? routeServed : undefined,
+        routeServed: tracked ? { provider: provider.id, endpoint: route.endpoint } : undefined,
       });
       return;
     }
@@ -558,8 +588,8 @@ export async function pollVendor(
 
 /**
  * Copies the vendor's first file into our storage and completes the item. An item run in its
- * request (`here`) is settled in one transaction: the attempt's end, the result's size and what
- * `here.alongside` records go with its outcome; its file is not marked as being stored first (its
+ * request (`here`) is settled in one call: the attempt's end, the result's size and the route's
+ * success (`here.routeServed`) go with its outcome; its file is not marked as being stored first (its
  * URL is handed out with the request's answer only, so a cancel meanwhile refunds it and the file
  * goes).
  */
@@ -570,7 +600,7 @@ async function completeFromOutput(
   work: VendorWork,
   output: ProviderOutput,
   servedBy: AttemptRoute,
-  here?: { alongside?: (db: Queryable) => Promise<void> },
+  here?: { routeServed?: { provider: string; endpoint: string } },
   /** The item was marked as storing its result when it was read (selectItemStoringResult). */
   marked = false,
 ): Promise<void> {
@@ -628,7 +658,7 @@ async function completeFromOutput(
     url: stored.url,
     bytes: stored.bytes,
     attempt,
-    alongside: here?.alongside,
+    routeServed: here?.routeServed,
     file: {
       contentType: stored.contentType,
       extension: stored.extension,
@@ -797,6 +827,7 @@ async function failOrRetry(
           ctx.routeCooldown.seconds,
         )
       : false;
+  if (routeCooling) forgetCoolingRoutes();
   const alternative = candidates.some((c) => {
     const key = routeKey(c.route);
     return key !== current && !item.skipped_routes.includes(key);

@@ -4,68 +4,90 @@ import type { Queryable } from '../../db/pool.ts';
 import type { AttemptEnd } from './attempts.ts';
 import type { GenerationStatus } from './history.ts';
 
-/**
- * Finishes a PROCESSING item as COMPLETED with its URL (and the size of its stored file, when
- * given); false when it was already finished. `attempt`: how the item's open vendor attempt ended,
- * recorded in the same statement whether or not the item was still to complete.
- */
-export async function completeItem(
-  db: Queryable,
-  itemId: string,
-  url: string,
-  result: unknown,
-  bytes?: number,
-  attempt?: AttemptEnd,
-): Promise<boolean> {
-  const { rows } = await db.query<{ completed: boolean }>(
-    `with item as (
-       update generation_items set status = 'COMPLETED', url = $2::text, result = $3::jsonb, error = null,
-         progress = 1, queue_position = null, result_bytes = coalesce($4::bigint, result_bytes), updated_at = now()
-       where id = $1::text and status = 'PROCESSING'
-       returning id
-     ), attempt as (
-       update item_attempts set finished_at = now(), outcome = $5::text, error = $6::text, error_kind = $7::text,
-         cost = $8::numeric
-       where $5::text is not null and item_id = $1::text and finished_at is null
-     )
-     select exists (select 1 from item) as completed`,
-    [
-      itemId,
-      url,
-      result === undefined ? null : JSON.stringify(result),
-      bytes ?? null,
-      attempt?.outcome ?? null,
-      attempt?.error ?? null,
-      attempt?.errorKind ?? null,
-      attempt?.cost ?? null,
-    ],
-  );
-  return rows[0]?.completed === true;
-}
+/** An item's outcome as finish_item records it (see recordFinish). */
+export type FinishRecord = {
+  itemId: string;
+  teamId: string;
+  /** The route that served it, whose count of failures in a row ends with it. */
+  routeServed?: { provider: string; endpoint: string };
+  /** The ledger row's id, should the item be refunded (all or part of its charge). */
+  ledgerId: string;
+  /** How a woken waiting item of the team is started (see startWaitingItems). */
+  wake: { default_cap: number; task: string; max_attempts: number; channel: string };
+} & (
+  | {
+      ok: true;
+      url: string;
+      result: unknown;
+      /** The size of its stored file. */
+      bytes?: number;
+      /** How its open vendor attempt ended. */
+      attempt?: AttemptEnd;
+      /** What the work really cost, when less than its charge is kept (the rest is refunded). */
+      actualCredits?: number;
+    }
+  | {
+      ok: false;
+      error: string;
+      errorKind: string | null;
+      /** false keeps the charge (a cancel of work a vendor already runs). */
+      refund: boolean;
+      /** Leaves an item whose result file is being stored to complete. */
+      spareStoring: boolean;
+      /** Fails it only while no process holds its lease (the sweep's judgement, checked again). */
+      leaseLapsed: boolean;
+    }
+);
+
+/** What recording an outcome came to: nothing (the item had finished), or its generation now. */
+export type Finished =
+  | { recorded: false }
+  | { recorded: true; refund: number; status: GenerationStatus; finished: boolean; webhook_url: string | null };
 
 /**
- * Finishes an unfinished item as FAILED, once: the status guard lets only the first caller
- * through, and it gets the price to give back. `refund` false keeps the charge (a cancel of work a
- * vendor already runs); `spareStoring` leaves an item whose result is being stored to complete;
- * `leaseLapsed` fails it only while no process holds its lease (the sweep's judgement, checked again).
+ * Records an item's outcome once, in one call (finish_item, migration 0036), under its team's row
+ * lock: the route's success, the item completed (the attempt's end and the file's size recorded
+ * whether or not it still was to complete) or failed, its refund and ledger row, its generation's
+ * counts and final status, and the team's waiting items started.
  */
-export async function failItem(
-  db: Queryable,
-  itemId: string,
-  error: string,
-  errorKind: string | null,
-  options: { refund: boolean; spareStoring: boolean; leaseLapsed?: boolean } = { refund: true, spareStoring: false },
-): Promise<{ price: number; generation_id: string } | undefined> {
-  const { rows } = await db.query<{ price: number; generation_id: string }>(
-    `update generation_items set status = 'FAILED', error = $2::text, error_kind = $3::text, refunded = $4::boolean,
-       progress = null, queue_position = null, updated_at = now()
-     where id = $1::text and status in ('QUEUED', 'PROCESSING')
-       and not ($5::boolean and storing_result_at is not null)
-       and not ($6::boolean and coalesce(lease_expires_at >= now(), false))
-     returning price, generation_id`,
-    [itemId, error, errorKind, options.refund, options.spareStoring, options.leaseLapsed ?? false],
-  );
-  return rows[0];
+export async function recordFinish(db: Queryable, f: FinishRecord): Promise<Finished> {
+  const common = {
+    item_id: f.itemId,
+    team_id: f.teamId,
+    route_served: f.routeServed ?? null,
+    ledger_id: f.ledgerId,
+    wake: f.wake,
+  };
+  const payload = f.ok
+    ? {
+        ...common,
+        ok: true,
+        url: f.url,
+        result: f.result ?? null,
+        bytes: f.bytes ?? null,
+        attempt: f.attempt
+          ? {
+              outcome: f.attempt.outcome,
+              error: f.attempt.error ?? null,
+              error_kind: f.attempt.errorKind ?? null,
+              cost: f.attempt.cost ?? null,
+            }
+          : null,
+        actual_credits: f.actualCredits ?? null,
+      }
+    : {
+        ...common,
+        ok: false,
+        error: f.error,
+        error_kind: f.errorKind,
+        refund: f.refund,
+        spare_storing: f.spareStoring,
+        lease_lapsed: f.leaseLapsed,
+      };
+  const { rows } = await db.query<{ finished: Finished }>('select finish_item($1::jsonb) as finished', [
+    JSON.stringify(payload),
+  ]);
+  return rows[0]?.finished ?? { recorded: false };
 }
 
 /**
@@ -79,46 +101,4 @@ export async function markStoringResult(db: Queryable, itemId: string): Promise<
     [itemId],
   );
   return (rowCount ?? 0) > 0;
-}
-
-export interface CountedGeneration {
-  team_id: string;
-  status: GenerationStatus;
-  webhook_url: string | null;
-  finished: boolean;
-}
-
-/**
- * Counts one finished item into its generation under the generation's row lock; the generation
- * becomes completed (some item completed) or failed (all failed) when its last item finishes.
- */
-export async function countFinishedItem(
-  db: Queryable,
-  generationId: string,
-  completed: boolean,
-  refund: number,
-): Promise<CountedGeneration> {
-  const { rows } = await db.query<CountedGeneration>(
-    `update generations set
-       completed_items = completed_items + $2::int,
-       failed_items = failed_items + $3::int,
-       credits_refunded = credits_refunded + $4::bigint,
-       status = case
-         when completed_items + failed_items + 1 < total_items then 'processing'
-         when completed_items + $2::int > 0 then 'completed'
-         else 'failed' end,
-       completed_at = case when completed_items + failed_items + 1 >= total_items then now() end,
-       updated_at = now()
-     where id = $1::text
-     returning team_id, status, webhook_url, completed_at is not null as finished`,
-    [generationId, completed ? 1 : 0, completed ? 0 : 1, refund],
-  );
-  return rows[0] as CountedGeneration;
-}
-
-// Worker liveness.
-
-/** The size of an item's result file as stored (counted in its team's storage quota). */
-export async function recordResultBytes(db: Queryable, itemId: string, bytes: number): Promise<void> {
-  await db.query('update generation_items set result_bytes = $2::bigint where id = $1::text', [itemId, bytes]);
 }

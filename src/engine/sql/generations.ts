@@ -1,4 +1,4 @@
-/** Accepting a generation: its row, its items' rows and their jobs, in the caller's transaction. */
+/** Accepting a generation: the charge, its row, its items' rows and their jobs or claims, in one call. */
 
 import type { Queryable } from '../../db/pool.ts';
 import type { AcceptedRoutes } from '../types.ts';
@@ -39,70 +39,78 @@ export interface ItemInsert {
   storageToken: string;
   /** The routes its model had when it was accepted (see migration 0032). */
   acceptedRoutes: AcceptedRoutes;
-  /** Run by the synchronous request that accepts it, in its own process: no job (migration 0034). */
-  inRequest?: boolean;
 }
 
-/** The generation's row and its items' rows, in one statement; returns when it was created. */
-export async function insertGeneration(db: Queryable, g: GenerationInsert): Promise<Date> {
-  // The items' foreign key to the generation is checked at the end of the statement, when both are in.
-  const { rows } = await db.query<{ created_at: Date }>(
-    `with generation as (
-       insert into generations
-         (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds,
-          webhook_url, expires_at, input_keys, parent_item_id, purpose)
-       values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb, $7::bigint, $8::int, $9::numeric, $10::text,
-               case
-                 when $13::text is not null then
-                   (select p.expires_at from generation_items pi join generations p on p.id = pi.generation_id
-                    where pi.id = $13::text)
-                 when $11::int > 0 then now() + make_interval(days => $11::int)
-               end,
-               $12::text[], $13::text, $14::text)
-       returning created_at
-     ), items as (
-       insert into generation_items
-         (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request,
-          traceparent)
-       select x.id, $1::text, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
-              coalesce(x.in_request, false), $16::text
-       from jsonb_to_recordset($15::jsonb)
-         as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
-              accepted_routes jsonb, in_request boolean)
-     )
-     select created_at from generation`,
-    [
-      g.id,
-      g.teamId,
-      g.workspaceId,
-      g.operation,
-      g.model,
-      JSON.stringify(g.input),
-      g.creditsCharged,
-      g.totalItems,
-      g.estimatedSeconds,
-      g.webhookUrl,
-      g.retentionDays,
-      g.inputKeys,
-      g.parent?.itemId ?? null,
-      g.parent?.purpose ?? null,
-      JSON.stringify(
-        g.items.map((i) => ({
-          id: i.id,
-          position: i.position,
-          type: i.type,
-          model: i.model,
-          input: i.input,
-          price: i.price,
-          storage_token: i.storageToken,
-          accepted_routes: i.acceptedRoutes,
-          in_request: i.inRequest ?? false,
-        })),
-      ),
-      g.traceparent ?? null,
-    ],
+/** What becomes of the items of a generation accepted by acceptGeneration. */
+export type ItemsStart =
+  /** One job each (an item's `runAt` delays its job). */
+  | { jobs: { task: string; maxAttempts: number }; runAt?: (position: number) => Date | null }
+  /**
+   * Run by the synchronous request that accepts them, in its own process: no job; each is claimed
+   * while its team has room without counting (under a lease of `leaseMs`; `defaultCap` is the cap
+   * of a team without one).
+   */
+  | { claim: { leaseMs: number; defaultCap: number } };
+
+/** What accepting a generation came to. */
+export type Acceptance =
+  /** Accepted: when, and the items claimed for the request (in order; the rest are QUEUED). */
+  | { kind: 'accepted'; createdAt: Date; claimed: string[] }
+  /** Nothing written: the balance (undefined for an unknown team) cannot pay for it. */
+  | { kind: 'short'; balance: number | undefined };
+
+/**
+ * Accepts a generation in one call (accept_generation, migration 0036): the charge and its ledger
+ * row (`charge`, when it costs something), the generation's row and its items' rows, and their
+ * jobs or claims (`start`). Nothing is written when the balance cannot pay.
+ */
+export async function acceptGeneration(
+  db: Queryable,
+  g: GenerationInsert,
+  charge: { ledgerId: string; reason: string },
+  start: ItemsStart,
+): Promise<Acceptance> {
+  const payload = {
+    generation: {
+      id: g.id,
+      team_id: g.teamId,
+      workspace_id: g.workspaceId,
+      operation: g.operation,
+      model: g.model,
+      input: g.input,
+      credits_charged: g.creditsCharged,
+      total_items: g.totalItems,
+      estimated_seconds: g.estimatedSeconds,
+      webhook_url: g.webhookUrl,
+      retention_days: g.retentionDays,
+      input_keys: g.inputKeys,
+      parent_item_id: g.parent?.itemId ?? null,
+      purpose: g.parent?.purpose ?? null,
+      traceparent: g.traceparent ?? null,
+    },
+    charge: { id: charge.ledgerId, reason: charge.reason },
+    items: g.items.map((i) => ({
+      id: i.id,
+      position: i.position,
+      type: i.type,
+      model: i.model,
+      input: i.input,
+      price: i.price,
+      storage_token: i.storageToken,
+      accepted_routes: i.acceptedRoutes,
+      run_at: 'jobs' in start ? (start.runAt?.(i.position) ?? null) : null,
+    })),
+    ...('jobs' in start
+      ? { jobs: { task: start.jobs.task, max_attempts: start.jobs.maxAttempts } }
+      : { claim: { lease_ms: start.claim.leaseMs, default_cap: start.claim.defaultCap } }),
+  };
+  const { rows } = await db.query<{ accepted: { created_at?: string; claimed?: string[]; short?: number | null } }>(
+    'select accept_generation($1::jsonb) as accepted',
+    [JSON.stringify(payload)],
   );
-  return (rows[0] as { created_at: Date }).created_at;
+  const accepted = rows[0]?.accepted ?? {};
+  if (accepted.created_at === undefined) return { kind: 'short', balance: accepted.short ?? undefined };
+  return { kind: 'accepted', createdAt: new Date(accepted.created_at), claimed: accepted.claimed ?? [] };
 }
 
 /** The trace an item's jobs continue, when it was accepted with tracing on. */
@@ -112,25 +120,6 @@ export async function selectItemTraceparent(db: Queryable, itemId: string): Prom
     [itemId],
   );
   return rows[0]?.traceparent ?? null;
-}
-
-/**
- * Queues one job per item of a generation, in the caller's transaction; `runAt` delays them (a
- * synchronous request runs its items itself and leaves the jobs as a safety net).
- */
-export async function addItemJobs(
-  db: Queryable,
-  task: string,
-  itemIds: string[],
-  maxAttempts: number,
-  runAt: Date | null = null,
-): Promise<void> {
-  await db.query(
-    `select graphile_worker.add_job($1::text, json_build_object('item_id', item_id), max_attempts => $3::int,
-       run_at => $4::timestamptz)
-     from unnest($2::text[]) as item_id`,
-    [task, itemIds, maxAttempts, runAt],
-  );
 }
 
 /** A team's generation as accepted, with its items' storage tokens (to finish it after a crash). */

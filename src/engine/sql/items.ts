@@ -38,6 +38,8 @@ export interface ClaimedItem {
   workspace_id: string | null;
   operation: string;
   generation_input: Record<string, unknown>;
+  /** Where its generation's webhook goes (undefined: not read with the item). */
+  webhook_url?: string | null;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function claimItem(db: Queryable, itemId: string, leaseMs: number):
        from item where g.id = item.generation_id and g.status = 'queued'
        returning g.id
      )
-     select item.*, g.team_id, g.workspace_id, g.operation, g.input as generation_input
+     select item.*, g.team_id, g.workspace_id, g.operation, g.input as generation_input, g.webhook_url
      from item join generations g on g.id = item.generation_id`,
     [itemId, leaseMs],
   );
@@ -101,7 +103,7 @@ export async function claimItemWithRoom(
        delete from team_waits w using item where w.item_id = item.id
      )
      select (select has_room from room) as has_room, item.*,
-            g.team_id, g.workspace_id, g.operation, g.input as generation_input
+            g.team_id, g.workspace_id, g.operation, g.input as generation_input, g.webhook_url
      from (select 1) as one left join item on true left join generations g on g.id = item.generation_id`,
     [itemId, leaseMs, defaultCap],
   );
@@ -188,33 +190,23 @@ export async function lockTeam(db: Queryable, teamId: string): Promise<void> {
 }
 
 /**
- * The waiting items of a team that now have room (the oldest, as many as its cap allows beside
- * its running items), marked woken: their jobs are to be queued, or, for items a synchronous
- * request runs itself (`in_request`), that request told. Items woken before and not yet started
- * keep their place and are not woken twice.
+ * Starts the waiting items of a team that now have room (start_waiting_items, migration 0036: the
+ * oldest, as many as its cap allows beside its running items, each started once): a job queued for
+ * each, or the synchronous request running it told (NOTIFY on `wake.channel`).
  */
-export async function wakeWaitingItems(
+export async function startWaitingItems(
   db: Queryable,
   teamId: string,
   defaultCap: number,
-): Promise<Array<{ item_id: string; in_request: boolean }>> {
-  const { rows } = await db.query<{ item_id: string; in_request: boolean }>(
-    `with room as (
-       select greatest(0, coalesce(t.max_concurrent_items, $2::int) - t.running_items) as n
-       from teams t where t.id = $1::text
-     ), heads as (
-       select w.item_id, w.woken_at from team_waits w
-       where w.team_id = $1::text
-       order by w.generation_created_at, w.generation_id, w.position
-       limit (select n from room)
-     )
-     update team_waits w set woken_at = now()
-     from heads, generation_items i
-     where w.item_id = heads.item_id and heads.woken_at is null and i.id = w.item_id
-     returning w.item_id, i.in_request`,
-    [teamId, defaultCap],
-  );
-  return rows;
+  wake: { task: string; max_attempts: number; channel: string },
+): Promise<void> {
+  await db.query('select start_waiting_items($1::text, $2::int, $3::text, $4::int, $5::text)', [
+    teamId,
+    defaultCap,
+    wake.task,
+    wake.max_attempts,
+    wake.channel,
+  ]);
 }
 
 /** The ids of a team's generation's unfinished items (none: all finished); undefined: no such generation. */

@@ -25,20 +25,15 @@ export interface LedgerInsert {
 const LEDGER_COLUMNS = 'id, team_id, amount, balance_after, kind, reason, generation_id, created_at';
 
 /**
- * Moves the balance and appends the ledger row in one statement. The row lock taken by the
- * update serialises concurrent changes of one team, and the `>= 0` guard is re-checked after
- * the lock, so concurrent charges can never overspend. No row back: unknown team or short balance.
+ * Moves the balance and appends the ledger row in one statement (apply_credit_change, migration
+ * 0036: the generation engine's own statements call it too). The row lock taken by the update
+ * serialises concurrent changes of one team, and the `>= 0` guard is re-checked after the lock, so
+ * concurrent charges can never overspend. No row back: unknown team or short balance.
  */
 export async function applyCreditChange(db: Queryable, change: LedgerInsert): Promise<LedgerRow | undefined> {
   const { rows } = await db.query<LedgerRow>(
-    `with updated as (
-       update teams set credits = credits + $3::bigint
-       where id = $2::text and credits + $3::bigint >= 0
-       returning credits
-     )
-     insert into credit_ledger (id, team_id, amount, balance_after, kind, reason, generation_id)
-     select $1::text, $2::text, $3::bigint, updated.credits, $4::text, $5::text, $6::text from updated
-     returning ${LEDGER_COLUMNS}`,
+    `select ${LEDGER_COLUMNS}
+     from apply_credit_change($1::text, $2::text, $3::bigint, $4::text, $5::text, $6::text)`,
     [change.id, change.teamId, change.amount, change.kind, change.reason, change.generationId],
   );
   return rows[0];
