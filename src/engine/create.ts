@@ -162,7 +162,6 @@ export async function createGeneration(
     inputKeys: input.inputKeys ?? [],
     parent: input.parent,
     items,
-    traceparent: currentTraceparent() ?? null,
   };
   const charge = { ledgerId: newId('led'), reason: plan.model ? `${plan.operation} (${plan.model})` : plan.operation };
   const start: sql.ItemsStart = input.inRequest
@@ -170,7 +169,9 @@ export async function createGeneration(
     : { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt };
 
   const accept = async (db: Queryable): Promise<CreatedGeneration & { claims?: Array<CappedClaim | undefined> }> => {
-    const acceptance = await sql.acceptGeneration(db, insert, charge, start);
+    // The items' jobs continue the accept span (this runs inside it).
+    const traceparent = currentTraceparent() ?? null;
+    const acceptance = await sql.acceptGeneration(db, { ...insert, traceparent }, charge, start);
     if (acceptance.kind === 'short') {
       if (acceptance.balance === undefined) throw notFound('Team', input.teamId);
       throw insufficientCredits(total, acceptance.balance);
