@@ -56,25 +56,52 @@ begin
   end loop;
 end $$;
 
+-- An item inserted as PROCESSING (claimed by the request that accepts it, see accept_generation)
+-- counts as running from the start: the count of 0017 with that case added.
+create or replace function count_team_items() returns trigger language plpgsql as $$
+declare
+  running_delta integer := 0;
+  queued_delta integer := 0;
+begin
+  if tg_op = 'INSERT' then
+    if new.status = 'QUEUED' then queued_delta := 1; end if;
+    if new.status = 'PROCESSING' then running_delta := 1; end if;
+  else
+    if new.status = 'PROCESSING' and old.status <> 'PROCESSING' then running_delta := 1; end if;
+    if old.status = 'PROCESSING' and new.status <> 'PROCESSING' then running_delta := -1; end if;
+    if new.status = 'QUEUED' and old.status <> 'QUEUED' then queued_delta := 1; end if;
+    if old.status = 'QUEUED' and new.status <> 'QUEUED' then queued_delta := -1; end if;
+    -- A finished item waits for nothing any more.
+    if new.status in ('COMPLETED', 'FAILED') then
+      delete from team_waits where item_id = new.id;
+    end if;
+  end if;
+  if running_delta <> 0 or queued_delta <> 0 then
+    update teams t set running_items = greatest(0, t.running_items + running_delta),
+                       queued_items = greatest(0, t.queued_items + queued_delta)
+    from generations g where g.id = new.generation_id and t.id = g.team_id;
+  end if;
+  return null;
+end $$;
+
 -- Accepts a generation: charges its price (p->'charge': {id, reason}, when it costs something),
 -- inserts it and its items, and then either queues one job per item (p->'jobs': {task,
 -- max_attempts}; an item's `run_at` delays its job) or, for a synchronous request that runs its
--- items itself (p->'claim': {lease_ms, default_cap}), claims each item while its team has room
--- without counting (running + queued items under the cap); an item left unclaimed is claimed by
--- the request afterwards, counting. Answers {created_at, claimed: [item ids]}, or {short:
--- balance} (null for an unknown team) with nothing written when the balance cannot pay.
--- Whoever asks whether the generation was accepted waits for this call's transaction (the
--- advisory lock of the generation's id, as wasAccepted takes it).
+-- items itself (p->'claim': {lease_ms, default_cap}), inserts them claimed (PROCESSING, under a
+-- lease, the generation processing) when its team has room for all of them without counting
+-- (its running and queued items and these under its cap), else QUEUED, for the request to claim
+-- afterwards, counting. Answers {created_at, claimed: [item ids]}, or {short: balance} (null for
+-- an unknown team) with nothing written when the balance cannot pay. Whoever asks whether the
+-- generation was accepted waits for this call's transaction (the advisory lock of the
+-- generation's id, as wasAccepted takes it).
 create function accept_generation(p jsonb) returns jsonb language plpgsql as $$
 declare
   v_gen jsonb := p->'generation';
   v_gen_id text := v_gen->>'id';
   v_team_id text := v_gen->>'team_id';
   v_charge bigint := (v_gen->>'credits_charged')::bigint;
+  v_claim boolean := false;
   v_created_at timestamptz;
-  v_claimed text[] := '{}';
-  v_next record;
-  v_counts record;
 begin
   perform pg_advisory_xact_lock(hashtextextended('generation:' || v_gen_id, 0));
   if v_charge > 0 then
@@ -84,11 +111,18 @@ begin
       return jsonb_build_object('short', (select t.credits from teams t where t.id = v_team_id));
     end if;
   end if;
+  if p->'claim' is not null then
+    -- The team's row is locked here (by the charge, or now) until the end: claims are ordered by it.
+    select t.running_items + t.queued_items + jsonb_array_length(p->'items')
+             <= coalesce(t.max_concurrent_items, (p->'claim'->>'default_cap')::int)
+      into v_claim from teams t where t.id = v_team_id for update;
+    v_claim := coalesce(v_claim, false);
+  end if;
   -- The items' foreign key to the generation is checked at the end of the statement, when both are in.
   with generation as (
     insert into generations
       (id, team_id, workspace_id, operation, model, input, credits_charged, total_items, estimated_seconds,
-       webhook_url, expires_at, input_keys, parent_item_id, purpose)
+       webhook_url, expires_at, input_keys, parent_item_id, purpose, status)
     values (v_gen_id, v_team_id, v_gen->>'workspace_id', v_gen->>'operation', v_gen->>'model', v_gen->'input',
             v_charge, (v_gen->>'total_items')::int, (v_gen->>'estimated_seconds')::numeric, v_gen->>'webhook_url',
             case
@@ -99,14 +133,19 @@ begin
                 now() + make_interval(days => (v_gen->>'retention_days')::int)
             end,
             array(select jsonb_array_elements_text(coalesce(v_gen->'input_keys', '[]'))),
-            v_gen->>'parent_item_id', v_gen->>'purpose')
+            v_gen->>'parent_item_id', v_gen->>'purpose',
+            case when v_claim then 'processing' else 'queued' end)
     returning created_at
   ), items as (
     insert into generation_items
       (id, generation_id, position, type, model, input, price, storage_token, accepted_routes, in_request,
-       traceparent)
+       traceparent, status, attempts, started_at, lease_expires_at)
     select x.id, v_gen_id, x.position, x.type, x.model, x.input, x.price, x.storage_token, x.accepted_routes,
-           p->'claim' is not null, v_gen->>'traceparent'
+           p->'claim' is not null, v_gen->>'traceparent',
+           case when v_claim then 'PROCESSING' else 'QUEUED' end,
+           case when v_claim then 1 else 0 end,
+           case when v_claim then now() end,
+           case when v_claim then now() + make_interval(secs => (p->'claim'->>'lease_ms')::float8 / 1000) end
     from jsonb_to_recordset(p->'items')
       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
            accepted_routes jsonb)
@@ -118,24 +157,9 @@ begin
               max_attempts => (p->'jobs'->>'max_attempts')::int, run_at => x.run_at)
     from jsonb_to_recordset(p->'items') as x(id text, position int, run_at timestamptz)
     order by x.position;
-  else
-    for v_next in select x.id from jsonb_to_recordset(p->'items') as x(id text, position int) order by x.position
-    loop
-      select coalesce(t.max_concurrent_items, (p->'claim'->>'default_cap')::int) as cap, t.running_items,
-             t.queued_items
-        into v_counts from teams t where t.id = v_team_id for update;
-      -- The item is one of the queued items counted: it has room when the team's items fit under its cap.
-      exit when v_counts.running_items + v_counts.queued_items - 1 >= v_counts.cap;
-      update generation_items i set status = 'PROCESSING', attempts = i.attempts + 1, updated_at = now(),
-        started_at = now(), lease_expires_at = now() + make_interval(secs => (p->'claim'->>'lease_ms')::float8 / 1000)
-      where i.id = v_next.id;
-      v_claimed := v_claimed || v_next.id;
-    end loop;
-    if cardinality(v_claimed) > 0 then
-      update generations g set status = 'processing', updated_at = now() where g.id = v_gen_id and g.status = 'queued';
-    end if;
   end if;
-  return jsonb_build_object('created_at', v_created_at, 'claimed', to_jsonb(v_claimed));
+  return jsonb_build_object('created_at', v_created_at, 'claimed',
+    case when v_claim then (select jsonb_agg(x->'id') from jsonb_array_elements(p->'items') as x) else '[]' end);
 end $$;
 
 -- Records an item's outcome once, with what follows from it: under the team's row lock (taken
