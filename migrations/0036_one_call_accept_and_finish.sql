@@ -89,8 +89,8 @@ end $$;
 -- max_attempts}; an item's `run_at` delays its job) or, for a synchronous request that runs its
 -- items itself (p->'claim': {lease_ms, default_cap}), inserts them claimed (PROCESSING, under a
 -- lease, the generation processing) when its team has room for all of them without counting
--- (its running and queued items and these under its cap), else QUEUED, for the request to claim
--- afterwards, counting. Answers {created_at, claimed: [item ids]}, or {short: balance} (null for
+-- (its running and queued items and these under its cap), else QUEUED under a lease as well, for
+-- the request to claim afterwards, counting. Answers {created_at, claimed: [item ids]}, or {short: balance} (null for
 -- an unknown team) with nothing written when the balance cannot pay. Whoever asks whether the
 -- generation was accepted waits for this call's transaction (the advisory lock of the
 -- generation's id, as wasAccepted takes it).
@@ -145,7 +145,10 @@ begin
            case when v_claim then 'PROCESSING' else 'QUEUED' end,
            case when v_claim then 1 else 0 end,
            case when v_claim then now() end,
-           case when v_claim then now() + make_interval(secs => (p->'claim'->>'lease_ms')::float8 / 1000) end
+           -- Unclaimed, the request claims it right after (counting): the lease keeps the recovery
+           -- sweep from taking it for an item whose request has gone meanwhile.
+           case when p->'claim' is not null
+             then now() + make_interval(secs => (p->'claim'->>'lease_ms')::float8 / 1000) end
     from jsonb_to_recordset(p->'items')
       as x(id text, position int, type text, model text, input jsonb, price bigint, storage_token text,
            accepted_routes jsonb)
