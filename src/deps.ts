@@ -16,7 +16,7 @@ import { AuthFailureThrottle, TeamRateLimiter } from './lib/rate-limiter.ts';
 import { createSecretBox, type SecretBox } from './lib/secret-box.ts';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticator.ts';
 import { CredentialStore } from './modules/credentials/store.ts';
-import { changeCredits, getBalance } from './modules/credits/service.ts';
+import { getBalance } from './modules/credits/service.ts';
 import { completeIdempotencyKey, recordClaimedGeneration } from './modules/idempotency/service.ts';
 import { linkLiveConfig } from './modules/live-config/link.ts';
 import { LiveConfig } from './modules/live-config/store.ts';
@@ -94,7 +94,6 @@ export function createDeps(
     mediaSigner,
     instanceId: newId('proc'),
     engine: {
-      changeCredits,
       readBalance: getBalance,
       teamMaxConcurrentItems: config.items.teamMaxConcurrentItems,
       enqueueWebhook,

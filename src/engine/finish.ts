@@ -100,7 +100,7 @@ export async function finishItem(
         spareStoring: outcome.spareStoring ?? false,
         leaseLapsed: outcome.leaseLapsed ?? false,
       };
-  const record_ = async (db: Queryable) => {
+  const write = async (db: Queryable) => {
     const done = await sql.recordFinish(db, record);
     if (!done.recorded) return false;
     if (outcome.ok) {
@@ -130,7 +130,7 @@ export async function finishItem(
   // Alone (one call) when nothing else is to be written with it: no hook, and no webhook for its generation.
   const hook = outcome.ok ? operation?.onCompleted : operation?.onFailed;
   const alone = hook === undefined && item.webhook_url === null;
-  const recorded = alone ? await record_(pool) : await withTransaction(pool, record_);
+  const recorded = alone ? await write(pool) : await withTransaction(pool, write);
   if (recorded) {
     if (recorded.finished === 'completed' || recorded.finished === 'failed') {
       services.metrics.generationFinished({ operation: item.operation, model: item.model, status: recorded.finished });

@@ -19,15 +19,6 @@ import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
 import type { RoomWaits } from './room-waits.ts';
 
-/** A credit change as the engine asks for it: a charge is negative, a refund positive. */
-export interface EngineCreditChange {
-  teamId: string;
-  amount: number;
-  kind: 'charge' | 'refund';
-  reason: string;
-  generationId?: string | null;
-}
-
 /** A webhook to a team's URL about one of its generations. */
 export interface EngineWebhook {
   teamId: string;
@@ -38,12 +29,12 @@ export interface EngineWebhook {
 }
 
 /**
- * What the engine asks of the features above it (the ledger, the team's webhooks), given by the
- * composition root: the engine imports none of the modules that build on it.
+ * What the engine asks of the features above it (the balance, the team's webhooks), given by the
+ * composition root: the engine imports none of the modules that build on it. (Its charges and
+ * refunds are written by its own database calls through apply_credit_change, the statement the
+ * credits module writes every credit change with: migration 0036.)
  */
 export interface EngineServices {
-  /** Writes a credit change and its ledger row; refuses (402) a charge the balance cannot cover. */
-  changeCredits(db: Queryable, change: EngineCreditChange): Promise<unknown>;
   /** The team's credit balance. */
   readBalance(db: Queryable, teamId: string): Promise<number>;
   /** Items a team runs at once unless its own cap says otherwise. */
