@@ -7,7 +7,7 @@ import { currentTraceparent, inSpan } from '../lib/tracing.ts';
 import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
 import * as sql from './sql/generations.ts';
-import { type CappedClaim, startWaitingItems as startWaiting } from './sql/items.ts';
+import { type CappedClaim, type ClaimedItem, startWaitingItems as startWaiting, type WakeTarget } from './sql/items.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
@@ -36,11 +36,11 @@ export const ITEM_ROOM_CHANNEL = 'item_room';
  * without one.
  */
 export async function startWaitingItems(db: Queryable, teamId: string, defaultCap: number): Promise<void> {
-  await startWaiting(db, teamId, defaultCap, wakeTarget(defaultCap));
+  await startWaiting(db, teamId, wakeTarget(defaultCap));
 }
 
-/** What finish_item and start_waiting_items start a woken item with. */
-export function wakeTarget(defaultCap: number) {
+/** How this service starts a woken waiting item (finish_item and start_waiting_items take it). */
+export function wakeTarget(defaultCap: number): WakeTarget {
   return { default_cap: defaultCap, task: ITEM_TASK, max_attempts: ITEM_JOB_MAX_ATTEMPTS, channel: ITEM_ROOM_CHANNEL };
 }
 
@@ -118,6 +118,38 @@ export async function wasAccepted(pool: pg.Pool, id: string, teamId: string): Pr
   });
 }
 
+/** An item accept_generation inserted claimed, as a claim reads it back (its inputs as stored, JSON). */
+function claimedAtAccept(g: sql.GenerationInsert, item: sql.ItemInsert): ClaimedItem {
+  const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)) as T;
+  return {
+    id: item.id,
+    generation_id: g.id,
+    position: item.position,
+    type: item.type,
+    model: item.model,
+    input: stored(item.input) as Record<string, unknown>,
+    storage_token: item.storageToken,
+    attempts: 1,
+    failures: 0,
+    price: item.price,
+    provider: null,
+    vendor_endpoint: null,
+    vendor_state: null,
+    vendor_handle: null,
+    vendor_accepted_at: null,
+    credential_id: null,
+    accepted_routes: stored(item.acceptedRoutes),
+    skipped_routes: [],
+    route_failures: 0,
+    storing_result_at: null,
+    team_id: g.teamId,
+    workspace_id: g.workspaceId,
+    operation: g.operation,
+    generation_input: stored(g.input) as Record<string, unknown>,
+    webhook_url: g.webhookUrl,
+  };
+}
+
 /**
  * Accepts a generation in one call to the database (with the caller's `finish`, in one
  * transaction): charges the full price (402 and nothing written when the balance is short), writes
@@ -144,7 +176,6 @@ export async function createGeneration(
     price: item.price,
     storageToken: randomBytes(16).toString('hex'),
     acceptedRoutes: acceptedRoutesOf(services.live, plan.operation, planned[position] as (typeof planned)[number]),
-    inRequest: input.inRequest !== undefined,
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);
   const insert: sql.GenerationInsert = {
@@ -183,44 +214,11 @@ export async function createGeneration(
     });
     await input.finish?.(db, accepted);
     if (!input.inRequest) return accepted;
-    // The items claimed for the request, as a claim reads them back (their inputs as stored); the
-    // rest wait for room, claimed by the request afterwards (counting).
+    // The items claimed for the request, as a claim reads them back; the rest wait for room,
+    // claimed by the request afterwards (counting).
     const claimed = new Set(acceptance.claimed);
-    const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)) as T;
-    const generationInput = stored(plan.input) as Record<string, unknown>;
     const claims = items.map((item): CappedClaim | undefined =>
-      claimed.has(item.id)
-        ? {
-            kind: 'claimed',
-            item: {
-              id: item.id,
-              generation_id: id,
-              position: item.position,
-              type: item.type,
-              model: item.model,
-              input: stored(item.input) as Record<string, unknown>,
-              storage_token: item.storageToken,
-              attempts: 1,
-              failures: 0,
-              price: item.price,
-              provider: null,
-              vendor_endpoint: null,
-              vendor_state: null,
-              vendor_handle: null,
-              vendor_accepted_at: null,
-              credential_id: null,
-              accepted_routes: stored(item.acceptedRoutes),
-              skipped_routes: [],
-              route_failures: 0,
-              storing_result_at: null,
-              team_id: input.teamId,
-              workspace_id: input.workspaceId,
-              operation: plan.operation,
-              generation_input: generationInput,
-              webhook_url: plan.webhookUrl ?? null,
-            },
-          }
-        : undefined,
+      claimed.has(item.id) ? { kind: 'claimed', item: claimedAtAccept(insert, item) } : undefined,
     );
     return { ...accepted, claims };
   };

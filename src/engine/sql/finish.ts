@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { AttemptEnd } from './attempts.ts';
 import type { GenerationStatus } from './history.ts';
+import type { WakeTarget } from './items.ts';
 
 /** An item's outcome as finish_item records it (see recordFinish). */
 export type FinishRecord = {
@@ -12,8 +13,8 @@ export type FinishRecord = {
   routeServed?: { provider: string; endpoint: string };
   /** The ledger row's id, should the item be refunded (all or part of its charge). */
   ledgerId: string;
-  /** How a woken waiting item of the team is started (see startWaitingItems). */
-  wake: { default_cap: number; task: string; max_attempts: number; channel: string };
+  /** How a woken waiting item of the team is started. */
+  wake: WakeTarget;
 } & (
   | {
       ok: true;

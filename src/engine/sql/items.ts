@@ -134,8 +134,6 @@ export async function claimItemWithinCap(
   itemId: string,
   leaseMs: number,
   defaultCap: number,
-  /** The item was inserted in this transaction: it cannot be waiting yet. */
-  fresh = false,
 ): Promise<CappedClaim> {
   const { rows } = await db.query<{
     status: ItemStatus;
@@ -180,13 +178,21 @@ export async function claimItemWithinCap(
     }
   }
   const item = await claimItem(db, itemId, leaseMs);
-  if (!fresh) await db.query('delete from team_waits where item_id = $1::text', [itemId]);
+  await db.query('delete from team_waits where item_id = $1::text', [itemId]);
   return item ? { kind: 'claimed', item } : { kind: 'finished' };
 }
 
-/** Locks a team's row for the rest of the transaction (claims and finishes of its items take it first). */
-export async function lockTeam(db: Queryable, teamId: string): Promise<void> {
-  await db.query('select 1 from teams where id = $1::text for update', [teamId]);
+/**
+/**
+ * How a woken waiting item is started (start_waiting_items and finish_item take it): a job of
+ * `task` with `max_attempts`, or, for an item a synchronous request runs itself, a NOTIFY on
+ * `channel`; `default_cap` is the cap of a team without one.
+ */
+export interface WakeTarget {
+  default_cap: number;
+  task: string;
+  max_attempts: number;
+  channel: string;
 }
 
 /**
@@ -194,15 +200,10 @@ export async function lockTeam(db: Queryable, teamId: string): Promise<void> {
  * oldest, as many as its cap allows beside its running items, each started once): a job queued for
  * each, or the synchronous request running it told (NOTIFY on `wake.channel`).
  */
-export async function startWaitingItems(
-  db: Queryable,
-  teamId: string,
-  defaultCap: number,
-  wake: { task: string; max_attempts: number; channel: string },
-): Promise<void> {
+export async function startWaitingItems(db: Queryable, teamId: string, wake: WakeTarget): Promise<void> {
   await db.query('select start_waiting_items($1::text, $2::int, $3::text, $4::int, $5::text)', [
     teamId,
-    defaultCap,
+    wake.default_cap,
     wake.task,
     wake.max_attempts,
     wake.channel,
