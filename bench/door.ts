@@ -10,6 +10,9 @@
 //     starts its build/start-server.js with one fix for streaming (read there), --port
 //     --headless, NODE_ENV=production), sent to the upstream per request with its headers
 //     `x-portkey-provider: openai` and `x-portkey-custom-host: <upstream>/v1`;
+//   - the floor (bench/door-floor.ts): a raw node:http server that does only the database work of a
+//     charged, recorded request (accept_generation, the upstream call, finish_item; no framework,
+//     authentication, validation, tokenizer or stored file), on its own team;
 //   - the service (src/server.ts, ROLE=all, on a real embedded PostgreSQL, one team and one API
 //     key), its text route pointed at the upstream with the settings a user would set
 //     (OPENAI_COMPATIBLE_BASE_URL, OPENAI_COMPATIBLE_API_KEY, OPENAI_COMPATIBLE_MODELS naming two
@@ -26,6 +29,10 @@
 //     after a 2 s warm-up; every answer must be a 2xx holding the whole answer);
 //   - the ratios against the targets: our overhead p50 at most 1.5x Portkey's, our requests per
 //     second at least 0.5x Portkey's, our streamed first byte within 5 ms of the direct call's.
+// Then the floor, plain chat only, the same way (sequential requests in turn with direct ones, then
+// 16 connections): what the database's work for each request costs by itself, next to Portkey's
+// figures and ours (no target: it shows how much of our overhead is the database's); its team's
+// generations are checked (each completed, charged and settled as the floor does, balance = ledger).
 // Then speech (TTS v2) against the ElevenLabs-shaped fake: BENCH_DOOR_TTS_SAMPLES (default 300)
 // sequential requests each to the fake directly, through the door (POST /v1/audio/speech, model
 // tts-v2, the audio in the answer) and natively (POST /api/v2/text-to-speech), with the same
@@ -48,6 +55,7 @@ import pg from 'pg';
 import { loadMediaCatalog } from '../src/catalog/media-models.ts';
 import { tokenCredits } from '../src/lib/tokens.ts';
 import { type FakeElevenLabs, startFakeElevenLabs } from '../test/fakes/elevenlabs.ts';
+import { FLOOR_CHARGE, FLOOR_KEPT } from './door-floor.ts';
 import { ANSWER, CHUNK_INTERVAL_MS, CHUNKS, COMPLETION_TOKENS, PROMPT_TOKENS } from './door-upstream.ts';
 import {
   createTeamWithKey,
@@ -55,6 +63,7 @@ import {
   failUnlessTargetMet,
   load,
   onCleanup,
+  POOL_SIZE,
   positiveIntEnv,
   prepareEnvironment,
   progress,
@@ -253,6 +262,14 @@ async function main(): Promise<void> {
   const startingCredits = 1_000_000_000;
   const { teamId, key } = await createTeamWithKey(ours, env.adminToken, 'bench door', startingCredits);
   const servers: Record<DoorSide, Server> = { direct: upstream, portkey, ours };
+  const floorTeam = await createTeamWithKey(ours, env.adminToken, 'bench door floor', startingCredits);
+  const floor = await startServer('floor', 'bench/door-floor.ts', {
+    DATABASE_URL: env.databaseUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    UPSTREAM_URL: upstream.baseUrl,
+    FLOOR_TEAM_ID: floorTeam.teamId,
+  });
+  await waitUntilHealthy(floor);
 
   const target = (side: DoorSide, form: Form): Target => {
     const stream = form === 'streamed';
@@ -334,6 +351,44 @@ async function main(): Promise<void> {
       rps,
     };
   }
+
+  // The floor -------------------------------------------------------------------------------------
+  progress(`floor: ${WARMUP_REQUESTS} warm-up + ${requests} sequential requests to it and to the upstream, in turn…`);
+  const FLOOR_SIDES = ['direct', 'floor'] as const;
+  const floorTarget = (side: (typeof FLOOR_SIDES)[number]): Target =>
+    side === 'direct' ? target('direct', 'plain') : { ...target('direct', 'plain'), server: floor, headers: {} };
+  const floorSamples = await sequential(
+    FLOOR_SIDES,
+    requests,
+    WARMUP_REQUESTS,
+    (side) => {
+      const t = floorTarget(side);
+      return timed(t.server.baseUrl, t.path, t.headers, t.body);
+    },
+    (_side, answer) => (answerText('plain', answer.body.toString('utf8')) === ANSWER ? undefined : 'not the answer'),
+  );
+  const floorLoad = async (runSeconds: number, phase: string) =>
+    load(
+      floor,
+      {
+        path: '/v1/chat/completions',
+        method: 'POST',
+        connections: CONNECTIONS,
+        seconds: runSeconds,
+        headers: { 'content-type': 'application/json' },
+        body: floorTarget('floor').body,
+        verifyBody: (body) => answerText('plain', body) === ANSWER,
+      },
+      `floor ${phase}`,
+    );
+  if (WARMUP_SECONDS > 0) await floorLoad(WARMUP_SECONDS, 'warm-up');
+  const floorRps = await floorLoad(seconds, 'load');
+  progress(`floor    ${floorRps.requestsPerSecond.toFixed(1).padStart(8)} req/s at ${CONNECTIONS} connections`);
+  const floorLatency = {
+    direct: stats(floorSamples.direct.map((s) => s.totalMs)),
+    floor: stats(floorSamples.floor.map((s) => s.totalMs)),
+  };
+  const floorLedger = await checkFloorLedger(env.databaseUrl, floorTeam.teamId, startingCredits);
 
   // Speech ---------------------------------------------------------------------------------------
   progress(`speech: ${WARMUP_REQUESTS} warm-up + ${ttsSamples} sequential requests each: direct, door, native…`);
@@ -446,6 +501,10 @@ async function main(): Promise<void> {
     });
   }
 
+  const floorOverhead = {
+    p50: round2(floorLatency.floor.p50 - floorLatency.direct.p50),
+    p99: round2(floorLatency.floor.p99 - floorLatency.direct.p99),
+  };
   const cell = (v: number, width = 10) => v.toFixed(1).padStart(width);
   const lines = [''];
   for (const form of FORMS) {
@@ -469,6 +528,16 @@ async function main(): Promise<void> {
     );
   }
   lines.push(
+    `floor (plain chat): a raw server doing only the database work of a charged, recorded request (bench/door-floor.ts): ${requests} sequential requests, in turn with direct ones, then ${CONNECTIONS} connections × ${seconds} s`,
+    `${''.padEnd(10)}${['p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'req/s'].map((h) => h.padStart(10)).join('')}`,
+    `${'direct'.padEnd(10)}${cell(floorLatency.direct.p50)}${cell(floorLatency.direct.p99)}${cell(0)}${cell(0)}${''.padStart(10)}`,
+    `${'floor'.padEnd(10)}${cell(floorLatency.floor.p50)}${cell(floorLatency.floor.p99)}${cell(floorOverhead.p50)}${cell(floorOverhead.p99)}${cell(floorRps.requestsPerSecond)}`,
+    `  floor / Portkey (plain): overhead p50 ${ratioTo(floorOverhead.p50, overhead('plain', 'portkey').p50) ?? 'n/a'}x, ` +
+      `req/s ${round2(floorRps.requestsPerSecond / results.plain.rps.portkey.requestsPerSecond)}x; ` +
+      `ours / floor: overhead p50 ${ratioTo(overhead('plain', 'ours').p50, floorOverhead.p50) ?? 'n/a'}x, ` +
+      `req/s ${round2(results.plain.rps.ours.requestsPerSecond / floorRps.requestsPerSecond)}x`,
+    `  floor ledger: ${floorLedger.generations} generations, each charged ${FLOOR_CHARGE} and kept ${FLOOR_KEPT}; balance = ledger sum`,
+    '',
     `speech (TTS v2) against an ElevenLabs-shaped fake: ${ttsSamples} sequential requests per side`,
     `${''.padEnd(10)}${['p50 ms', 'p99 ms', '+p50 ms', '+p99 ms'].map((h) => h.padStart(10)).join('')}`,
     ...TTS_SIDES.map(
@@ -522,6 +591,15 @@ async function main(): Promise<void> {
           ),
         ]),
       ),
+      floor: {
+        direct_p50_ms: floorLatency.direct.p50,
+        p50_ms: floorLatency.floor.p50,
+        p99_ms: floorLatency.floor.p99,
+        overhead_p50_ms: floorOverhead.p50,
+        overhead_p99_ms: floorOverhead.p99,
+        rps: round2(floorRps.requestsPerSecond),
+        generations: floorLedger.generations,
+      },
       speech: Object.fromEntries(
         TTS_SIDES.map((side) => [
           side,
@@ -542,6 +620,51 @@ function round2(v: number): number {
 
 function mapSides<T>(f: (side: DoorSide) => T): Record<DoorSide, T> {
   return Object.fromEntries(SIDES.map((side) => [side, f(side)])) as Record<DoorSide, T>;
+}
+
+/**
+ * The floor's team: every generation completed, charged FLOOR_CHARGE and kept FLOOR_KEPT, its ledger
+ * rows adding up to that, and its balance the ledger's sum. Throws otherwise.
+ */
+async function checkFloorLedger(databaseUrl: string, teamId: string, startingCredits: number) {
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const { rows } = await db.query<{
+      generations: number;
+      wrong: number;
+      ledger: string;
+      charged: string;
+      balance: string;
+    }>(
+      `select (select count(*) from generations where team_id = $1::text)::int as generations,
+              (select count(*) from generations g where g.team_id = $1::text
+                 and (g.status <> 'completed' or g.credits_charged - g.credits_refunded <> $2::int))::int as wrong,
+              (select coalesce(sum(amount), 0) from credit_ledger where team_id = $1::text)::bigint as ledger,
+              (select coalesce(sum(amount), 0) from credit_ledger
+                 where team_id = $1::text and generation_id is not null)::bigint as charged,
+              (select credits from teams where id = $1::text)::bigint as balance`,
+      [teamId, FLOOR_KEPT],
+    );
+    const r = rows[0];
+    if (!r) throw new Error('floor: no team');
+    const ledger = Number(r.ledger);
+    const charged = -Number(r.charged);
+    const balance = Number(r.balance);
+    if (
+      r.wrong > 0 ||
+      balance !== ledger ||
+      charged !== r.generations * FLOOR_KEPT ||
+      balance !== startingCredits - charged
+    ) {
+      throw new Error(
+        `floor: ${r.wrong} of ${r.generations} generations not completed at ${FLOOR_KEPT} credits; ledger sum ${ledger}, ` +
+          `charged ${charged}, balance ${balance}`,
+      );
+    }
+    return { generations: r.generations };
+  } finally {
+    await db.end();
+  }
 }
 
 interface LedgerInput {
