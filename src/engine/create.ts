@@ -8,7 +8,12 @@ import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
 import * as sql from './sql/generations.ts';
 import { type CappedClaim, type ClaimedItem, startWaitingItems as startWaiting, type WakeTarget } from './sql/items.ts';
-import type { CreatedGeneration, EngineServices, GenerationPlan } from './types.ts';
+import type { CreatedGeneration, EngineServices, GenerationPlan, RouteReserved } from './types.ts';
+
+/** A synchronous request's item's route, chosen before it is accepted (run-item.ts, routeAtAccept). */
+export type RouteOfItem = (
+  item: ClaimedItem,
+) => Promise<{ picked: RouteReserved['picked']; submit: sql.ItemSubmit } | undefined>;
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
 export function resultKey(generationId: string, itemId: string, storageToken: string, extension: string): string {
@@ -61,7 +66,15 @@ export interface CreateInput {
    * queued, and each item is claimed in this transaction (under a lease of `leaseMs`, within the
    * team's cap, `defaultCap` for a team without one of its own).
    */
-  inRequest?: { leaseMs: number; defaultCap: number };
+  inRequest?: {
+    leaseMs: number;
+    defaultCap: number;
+    /**
+     * The route each item goes to: an item claimed at accept is then recorded as on its way there,
+     * its attempt opened, in the same call (answered as `sendTo`).
+     */
+    route?: RouteOfItem;
+  };
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
   /** The item this generation is work for, and what for (see sub-work.ts). */
@@ -157,12 +170,19 @@ function claimedAtAccept(g: sql.GenerationInsert, item: sql.ItemInsert): Claimed
  * (or, for a synchronous request's items, claims those its team has room for: `inRequest`; the
  * claims answered are undefined for the others), and runs `finish`. Either all of it happens or none.
  */
+/** An accepted generation, and for a synchronous request the claims of its items (and routes recorded). */
+export type Created = CreatedGeneration & {
+  claims?: Array<CappedClaim | undefined>;
+  /** The routes the claimed items were recorded as on their way to, in order. */
+  sendTo?: Array<RouteReserved | undefined>;
+};
+
 export async function createGeneration(
   pool: pg.Pool,
   storage: Storage,
   services: EngineServices,
   input: CreateInput,
-): Promise<CreatedGeneration & { claims?: Array<CappedClaim | undefined> }> {
+): Promise<Created> {
   const { plan } = input;
   const id = input.id ?? newId('gen');
   // Each item keeps the routes its model has now: a later change of them applies to later requests.
@@ -196,13 +216,21 @@ export async function createGeneration(
   };
   const charge = { ledgerId: newId('led'), reason: plan.model ? `${plan.operation} (${plan.model})` : plan.operation };
   const start: sql.ItemsStart = input.inRequest
-    ? { claim: input.inRequest }
+    ? { claim: { leaseMs: input.inRequest.leaseMs, defaultCap: input.inRequest.defaultCap } }
     : { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt };
+  // A synchronous request's items as they are claimed, and the routes they go to.
+  const claimedItems = input.inRequest ? items.map((item) => claimedAtAccept(insert, item)) : [];
+  const route = input.inRequest?.route;
+  const routes = route ? await Promise.all(claimedItems.map((item) => route(item))) : [];
+  const withRoutes: sql.GenerationInsert =
+    routes.length > 0
+      ? { ...insert, items: items.map((item, position) => ({ ...item, submit: routes[position]?.submit })) }
+      : insert;
 
-  const accept = async (db: Queryable): Promise<CreatedGeneration & { claims?: Array<CappedClaim | undefined> }> => {
+  const accept = async (db: Queryable): Promise<Created> => {
     // The items' jobs continue the accept span (this runs inside it).
     const traceparent = currentTraceparent() ?? null;
-    const acceptance = await sql.acceptGeneration(db, { ...insert, traceparent }, charge, start);
+    const acceptance = await sql.acceptGeneration(db, { ...withRoutes, traceparent }, charge, start);
     if (acceptance.kind === 'short') {
       if (acceptance.balance === undefined) throw notFound('Team', input.teamId);
       throw insufficientCredits(total, acceptance.balance);
@@ -217,10 +245,15 @@ export async function createGeneration(
     // The items claimed for the request, as a claim reads them back; the rest wait for room,
     // claimed by the request afterwards (counting).
     const claimed = new Set(acceptance.claimed);
-    const claims = items.map((item): CappedClaim | undefined =>
-      claimed.has(item.id) ? { kind: 'claimed', item: claimedAtAccept(insert, item) } : undefined,
+    const claims = items.map((item, position): CappedClaim | undefined =>
+      claimed.has(item.id) ? { kind: 'claimed', item: claimedItems[position] as ClaimedItem } : undefined,
     );
-    return { ...accepted, claims };
+    const sendTo = items.map((item, position): RouteReserved | undefined => {
+      const attemptId = acceptance.attempts[item.id];
+      const picked = routes[position]?.picked;
+      return attemptId !== undefined && picked ? { picked, attemptId } : undefined;
+    });
+    return { ...accepted, claims, sendTo };
   };
   // The accept span: its context is stored with the items, and their jobs continue it.
   const attributes = {

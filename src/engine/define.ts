@@ -7,11 +7,11 @@ import { AppError, insufficientCredits } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { applyLiveRules, refuseUnservedModels } from './availability.ts';
-import { createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
+import { type Created, createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
 import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
+import { routeAtAccept } from './run-item.ts';
 import { selectStatus } from './sql/history.ts';
-import type { CappedClaim } from './sql/items.ts';
 import type { CreatedGeneration, GenerationPlan, ResponseStream } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
@@ -222,7 +222,15 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         plan,
         retentionDays: deps.work.operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
-        inRequest: endpoint.sync ? { leaseMs, defaultCap: teamMaxConcurrentItems } : undefined,
+        inRequest: endpoint.sync
+          ? {
+              leaseMs,
+              defaultCap: teamMaxConcurrentItems,
+              // Chosen as the item's run would choose it (no call is made with this context).
+              route: (item) =>
+                routeAtAccept(deps.work.context(new AbortController().signal), deps.work.operations, item),
+            }
+          : undefined,
         finish:
           endpoint.onCreated || then
             ? async (client, created) => {
@@ -259,7 +267,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       ? await loadAcceptedGeneration(deps.pool, deps.storage, claim.unfinishedGenerationId, teamId)
       : undefined;
     if (unfinished) await inputs.discard();
-    const created: CreatedGeneration & { claims?: Array<CappedClaim | undefined> } =
+    const created: Created =
       unfinished ??
       (await accept(
         claim ? (client, created) => deps.engine.recordClaimedGeneration(client, claim, created.id) : undefined,
@@ -271,7 +279,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const claims = created.claims;
     const items = await runAndWait(
       deps.work,
-      created.itemIds.map((id, position) => ({ id, claim: claims?.[position] })),
+      created.itemIds.map((id, position) => ({ id, claim: claims?.[position], sendTo: created.sendTo?.[position] })),
       deps.config.syncRequestTimeoutS * 1000,
       `Did not finish within the ${deps.config.syncRequestTimeoutS} s a synchronous request waits (SYNC_REQUEST_TIMEOUT_S)`,
       stream?.sink,

@@ -4,7 +4,7 @@ import { stopItems } from './cancel.ts';
 import { claimWithinTeamCap, holdLease, runClaimed, runItem } from './run-item.ts';
 import { type ItemStatus, selectItemResult } from './sql/history.ts';
 import { type CappedClaim, type ClaimedItem, claimItem } from './sql/items.ts';
-import type { ExecutionContext, NextStep, RecordedOutcome, RunOptions, Work } from './types.ts';
+import type { ExecutionContext, NextStep, RecordedOutcome, RouteReserved, RunOptions, Work } from './types.ts';
 import { pollVendor } from './vendor.ts';
 
 /** How an item ended, as the one who waited for it reads it. */
@@ -35,11 +35,23 @@ export function runItemsHere(work: Work, itemIds: string[], timeoutMs: number): 
  * for here, while they fit before `deadline`. A failure with no outcome recorded (an error of
  * ours) fails the item and refunds it.
  */
-async function runHere(context: ExecutionContext, work: Work, item: ClaimedItem, deadline: number): Promise<void> {
+async function runHere(
+  context: ExecutionContext,
+  work: Work,
+  item: ClaimedItem,
+  deadline: number,
+  sendTo?: RouteReserved,
+): Promise<void> {
   const options: RunOptions = { mayRetry: false, waitUntil: deadline, here: true };
   const release = holdLease(context, item.id);
   try {
-    let next: NextStep | undefined = await runClaimed(context, work.operations, item, options);
+    // Its first run goes to the route its acceptance recorded, if any; a later one chooses again.
+    let next: NextStep | undefined = await runClaimed(
+      context,
+      work.operations,
+      item,
+      sendTo ? { ...options, sendTo } : options,
+    );
     while (next && next.at < deadline) {
       const wait = next.at - Date.now();
       if (wait > 0 && !(await sleep(wait, true, { signal: context.signal }).catch(() => false))) break;
@@ -70,6 +82,8 @@ async function runHere(context: ExecutionContext, work: Work, item: ClaimedItem,
 export interface RequestItem {
   id: string;
   claim?: CappedClaim;
+  /** The route its claim at accept recorded it as on its way to. */
+  sendTo?: RouteReserved;
 }
 
 /**
@@ -92,7 +106,7 @@ export async function runAndWait(
   const recorded = new Map<string, RecordedOutcome>();
   const context = { ...work.context(AbortSignal.timeout(waitMs)), recorded, ...(stream ? { stream } : {}) };
   await Promise.all(
-    items.map(async ({ id, claim: accepted }) => {
+    items.map(async ({ id, claim: accepted, sendTo }) => {
       let claim = accepted ?? (await claimWithinTeamCap(context, id));
       if (claim.kind === 'waiting') {
         await work.rooms.until(context.signal, async () => {
@@ -100,7 +114,8 @@ export async function runAndWait(
           return claim.kind !== 'waiting';
         });
       }
-      if (claim.kind === 'claimed') await runHere(context, work, claim.item, deadline);
+      // A route recorded at accept goes with the claim made there only.
+      if (claim.kind === 'claimed') await runHere(context, work, claim.item, deadline, accepted ? sendTo : undefined);
     }),
   );
   const read = async (id: string): Promise<ItemOutcome | undefined> => {

@@ -8,7 +8,7 @@ import { discardResult, executable, markStoringResult, type Outcome, recordOutco
 import { requestMismatch } from './operation.ts';
 import * as sql from './sql/index.ts';
 import type { ExecutionContext, LocalFile, NextStep, Operation, RunOptions, VendorWork } from './types.ts';
-import { submitToVendor } from './vendor.ts';
+import { chooseRoute, submitIsCapped, submitToVendor } from './vendor.ts';
 
 /** Keeps the item's lease fresh while it runs (sooner after a failed renewal), until stopped. */
 export function holdLease(ctx: ExecutionContext, itemId: string): () => void {
@@ -128,6 +128,51 @@ export async function runClaimed(
   } finally {
     release?.();
   }
+}
+
+/** The route a synchronous request's item is accepted on its way to (see routeAtAccept). */
+export interface RouteAtAccept {
+  picked: PickedRoute;
+  submit: sql.ItemSubmit;
+}
+
+/**
+ * The route a synchronous request's item will be sent to, chosen before it is accepted so that its
+ * acceptance records the submit too (one call to the database less), as runClaimed would choose
+ * it: a vendor's route of its model (or the simulator's, standing in), not cooling down. Only where
+ * the item would be sent at once: nothing is made before sending (`prepare`), and no credential of
+ * the route's vendor has caps (those are counted under their locks as the item is sent). Otherwise
+ * undefined, and the item is sent as any other.
+ */
+export async function routeAtAccept(
+  ctx: ExecutionContext,
+  operations: Record<string, Operation>,
+  item: sql.ClaimedItem,
+): Promise<RouteAtAccept | undefined> {
+  const operation = operations[item.operation];
+  if (!operation || operation.prepare) return undefined;
+  const input = executable(item);
+  const work = vendorWork(ctx, item.operation, operation, input);
+  if (!work) return undefined;
+  const vendors = ctx.providers.candidates(work.routes, work.request);
+  if (vendors.length === 0 && isOwnWork(operation, input, work)) return undefined;
+  const candidates =
+    vendors.length > 0 || !simulatorMayMake(ctx, item.operation, input)
+      ? vendors
+      : [simulatorRoute(ctx.simulator, item.operation)];
+  if (candidates.length === 0) return undefined;
+  const choice = await chooseRoute(ctx, item, candidates);
+  if (choice.kind !== 'route' || submitIsCapped(ctx, choice.picked)) return undefined;
+  const { provider, route, credentialId } = choice.picked;
+  return {
+    picked: choice.picked,
+    submit: {
+      provider: provider.id,
+      endpoint: route.endpoint,
+      simulated: provider.id === ctx.simulator.id,
+      credentialId: credentialId ?? null,
+    },
+  };
 }
 
 /**

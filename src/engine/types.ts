@@ -6,7 +6,7 @@ import type { ModelCatalog, ModelRoute } from '../catalog/models.ts';
 import type { OperationName } from '../catalog/operation-names.ts';
 import type { ItemPolicy } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
-import type { ProviderRegistry } from '../providers/registry.ts';
+import type { PickedRoute, ProviderRegistry } from '../providers/registry.ts';
 import type {
   Provider,
   ProviderFile,
@@ -246,6 +246,18 @@ export interface RunOptions {
    * request's next step instead, and the vendor is asked for no webhook.
    */
   here?: boolean;
+  /**
+   * The route the item was recorded as on its way to when it was accepted, with its attempt
+   * opened (routeAtAccept): it is sent there at once. For the first run of an item claimed at
+   * accept only.
+   */
+  sendTo?: RouteReserved;
+}
+
+/** A route an item's submit was recorded for, and the attempt opened for it. */
+export interface RouteReserved {
+  picked: PickedRoute;
+  attemptId: string;
 }
 
 /** What a request running an item itself does next, and when (epoch ms): run it again, or poll its vendor job. */

@@ -169,7 +169,7 @@ export function pickRoute<T extends { route: { tier?: number; weight?: number } 
  * cooling down (the circuit breaker, read from the database so every process sees it; see
  * coolingRoutes): the tiers and weights of `pickRoute`. Disabled routes never reach here (`vendorWork`).
  */
-async function chooseRoute(
+export async function chooseRoute(
   ctx: ExecutionContext,
   item: sql.ClaimedItem,
   candidates: PickedRoute[],
@@ -226,6 +226,10 @@ export async function submitToVendor(
       error: `The job sent to ${item.provider} could not be confirmed after the worker stopped; it was not charged`,
     });
     return;
+  }
+  // Recorded as on its way to a route when it was accepted: sent there now.
+  if (options.sendTo) {
+    return send(ctx, operation, item, candidates, work, options.sendTo.picked, options.sendTo.attemptId, options);
   }
   if (operation.prepare) {
     // What we make ourselves is made before anything is sent: its failure is ours, not the vendor's.
@@ -288,8 +292,7 @@ async function reserveSubmit(ctx: ExecutionContext, item: sql.ClaimedItem, picke
     return attemptId === undefined ? { kind: 'ended' } : { kind: 'submit', picked: chosen, attemptId };
   };
   const vendor = picked.route.provider;
-  const active = picked.credentialId ? ctx.providers.credentials(vendor).filter((c) => c.state === 'active') : [];
-  const capped = active.filter((c) => c.rpm !== null || c.maxInFlight !== null);
+  const { active, capped } = credentialsOf(ctx, picked);
   if (!capped.some((c) => c.id === picked.credentialId)) return mark(ctx.pool, picked);
   const { rpmWindowS, retryMs } = ctx.credentialCaps;
   const outcome = await withTransaction(ctx.pool, async (client) => {
@@ -322,6 +325,19 @@ async function reserveSubmit(ctx: ExecutionContext, item: sql.ClaimedItem, picke
     ctx.services.metrics.credentialCapped({ provider: vendor, cap: outcome.cap, outcome: outcome.outcome });
   }
   return outcome.reserved;
+}
+
+/** The active credentials of a picked route's vendor (none without a credential), and those with caps. */
+function credentialsOf(ctx: ExecutionContext, picked: PickedRoute) {
+  const active = picked.credentialId
+    ? ctx.providers.credentials(picked.route.provider).filter((c) => c.state === 'active')
+    : [];
+  return { active, capped: active.filter((c) => c.rpm !== null || c.maxInFlight !== null) };
+}
+
+/** Whether a submit on the picked route is counted against its credential's caps (reserveSubmit). */
+export function submitIsCapped(ctx: ExecutionContext, picked: PickedRoute): boolean {
+  return credentialsOf(ctx, picked).capped.some((c) => c.id === picked.credentialId);
 }
 
 /**

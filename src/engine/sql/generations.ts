@@ -39,6 +39,20 @@ export interface ItemInsert {
   storageToken: string;
   /** The routes its model had when it was accepted (see migration 0032). */
   acceptedRoutes: AcceptedRoutes;
+  /**
+   * The route it is sent to once claimed at accept (ItemsStart `claim`): recorded as on its way
+   * there with its attempt opened, in the same call (migration 0038).
+   */
+  submit?: ItemSubmit;
+}
+
+/** The route an item claimed at accept goes to (what markSubmitting records). */
+export interface ItemSubmit {
+  provider: string;
+  endpoint: string;
+  /** The simulator stands in for a vendor. */
+  simulated: boolean;
+  credentialId: string | null;
 }
 
 /** What becomes of the items of a generation accepted by acceptGeneration. */
@@ -54,8 +68,11 @@ export type ItemsStart =
 
 /** What accepting a generation came to. */
 export type Acceptance =
-  /** Accepted: when, and the items claimed for the request (in order; the rest are QUEUED). */
-  | { kind: 'accepted'; createdAt: Date; claimed: string[] }
+  /**
+   * Accepted: when, the items claimed for the request (in order; the rest are QUEUED), and the
+   * attempts opened for those claimed with their route (item id → attempt id).
+   */
+  | { kind: 'accepted'; createdAt: Date; claimed: string[]; attempts: Record<string, string> }
   /** Nothing written: the balance (undefined for an unknown team) cannot pay for it. */
   | { kind: 'short'; balance: number | undefined };
 
@@ -99,18 +116,30 @@ export async function acceptGeneration(
       storage_token: i.storageToken,
       accepted_routes: i.acceptedRoutes,
       run_at: 'jobs' in start ? (start.runAt?.(i.position) ?? null) : null,
+      submit: i.submit
+        ? {
+            provider: i.submit.provider,
+            endpoint: i.submit.endpoint,
+            simulated: i.submit.simulated,
+            credential_id: i.submit.credentialId,
+          }
+        : null,
     })),
     ...('jobs' in start
       ? { jobs: { task: start.jobs.task, max_attempts: start.jobs.maxAttempts } }
       : { claim: { lease_ms: start.claim.leaseMs, default_cap: start.claim.defaultCap } }),
   };
-  const { rows } = await db.query<{ accepted: { created_at?: string; claimed?: string[]; short?: number | null } }>(
-    'select accept_generation($1::jsonb) as accepted',
-    [JSON.stringify(payload)],
-  );
+  const { rows } = await db.query<{
+    accepted: { created_at?: string; claimed?: string[]; attempts?: Record<string, string>; short?: number | null };
+  }>('select accept_generation($1::jsonb) as accepted', [JSON.stringify(payload)]);
   const accepted = rows[0]?.accepted ?? {};
   if (accepted.created_at === undefined) return { kind: 'short', balance: accepted.short ?? undefined };
-  return { kind: 'accepted', createdAt: new Date(accepted.created_at), claimed: accepted.claimed ?? [] };
+  return {
+    kind: 'accepted',
+    createdAt: new Date(accepted.created_at),
+    claimed: accepted.claimed ?? [],
+    attempts: accepted.attempts ?? {},
+  };
 }
 
 /** The trace an item's jobs continue, when it was accepted with tracing on. */
