@@ -2,7 +2,7 @@
 // worker checks a stored request against that schema once, where the item's job starts (a payload
 // is checked when it is run, not trusted because a plan once wrote it).
 import type { Static, TSchema } from 'typebox';
-import Value from 'typebox/value';
+import { Compile, type Validator } from 'typebox/compile';
 import type { Outcome } from './finish.ts';
 import type { ClaimedItem } from './sql/index.ts';
 import type { Operation } from './types.ts';
@@ -15,14 +15,27 @@ export function operationOf<S extends TSchema>(
   return { input, ...steps };
 }
 
+// Each input schema compiled once (a compiled check is many times quicker than an interpreted one).
+const validators = new WeakMap<TSchema, Validator>();
+
+function validatorOf(schema: TSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
 /**
  * The failure of an item whose stored request its operation cannot read (it does not match the
  * operation's input schema: a plan and its operation disagree, or the row was written otherwise),
  * refunded like any failure; undefined when the request matches.
  */
 export function requestMismatch(operation: Operation, item: ClaimedItem): Outcome | undefined {
-  if (Value.Check(operation.input, item.generation_input)) return undefined;
-  const first = Value.Errors(operation.input, item.generation_input)[0];
+  const validator = validatorOf(operation.input);
+  if (validator.Check(item.generation_input)) return undefined;
+  const first = validator.Errors(item.generation_input)[0];
   return {
     ok: false,
     error:
