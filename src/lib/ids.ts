@@ -36,16 +36,26 @@ export type IdPrefix =
  */
 export function newId(prefix: IdPrefix): string {
   const bytes = randomBytes(16);
-  const ms = BigInt(Date.now());
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  let value = 0n;
-  for (const b of bytes) value = (value << 8n) | BigInt(b);
-  let out = '';
-  for (let i = 0; i < 26; i++) {
-    out = ALPHABET[Number(value & 31n)] + out;
-    value >>= 5n;
+  let ms = Date.now();
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
   }
-  return `${prefix}_${out}`;
+  return `${prefix}_${base32(bytes)}`;
+}
+
+/** 16 bytes as a big-endian 128-bit number in 26 base32 digits (the first holds the top 3 bits). */
+function base32(bytes: Buffer): string {
+  let out = '';
+  for (let digit = 25; digit >= 0; digit--) {
+    const bit = digit * 5;
+    const at = 15 - (bit >> 3);
+    const shift = bit & 7;
+    let value = (bytes[at] as number) >> shift;
+    if (shift > 3 && at > 0) value |= (bytes[at - 1] as number) << (8 - shift);
+    out += ALPHABET[value & 31];
+  }
+  return out;
 }
 
 const ID_PATTERN = /^[a-z]{2,5}_[0-9a-hjkmnp-tv-z]{26}$/;
