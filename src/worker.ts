@@ -13,11 +13,13 @@ import {
 import type { Logger as Pino } from 'pino';
 import type { Deps } from './app-types.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
-import { ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
+import { addJob } from './db/sql.ts';
+import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, VENDOR_POLL_TASK } from './engine/create.ts';
 import { claimDeadWorkers, forgetWorkers, itemTraceparent, markWorkersAlive } from './engine/index.ts';
+import { LocalRuns } from './engine/local-runs.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { sweepRetention } from './engine/retention.ts';
-import { runItem } from './engine/run-item.ts';
+import { runClaimed, runItem } from './engine/run-item.ts';
 import { pollVendor } from './engine/vendor.ts';
 import { inJobSpan, tracingEnabled } from './lib/tracing.ts';
 import { deleteExpiredSessions } from './modules/console/sql.ts';
@@ -28,21 +30,70 @@ import type { ProviderOutput } from './providers/types.ts';
 
 const CLEANUP_TASK = 'idempotency_cleanup';
 
+/** With tracing on, an item's runs continue its generation's trace (stored with the item). */
+function itemSpanOf(deps: Deps) {
+  return async (task: string, itemId: string, attempt: number, run: () => Promise<void>) =>
+    tracingEnabled()
+      ? inJobSpan(
+          task,
+          await itemTraceparent(deps.pool, itemId),
+          { 'genmedia.item.id': itemId, 'genmedia.job.attempt': attempt },
+          run,
+        )
+      : run();
+}
+
+// A run of an item claimed at accept that ended with an error is tried again by a job after this
+// long (about graphile-worker's first backoff for a job's failed run).
+const LOCAL_RUN_RETRY_MS = 3_000;
+
+/**
+ * The items this process's asynchronous requests accept claimed, run by its worker at once as a
+ * job's run would run them (spans, retries of retryable failures, polls by jobs); a run that ends
+ * with an error is tried again by a job, as a job's failed run is (the recovery sweep queues one
+ * should even that fail: the item's lease lapses).
+ */
+function localRuns(deps: Deps, abort: AbortSignal, log: Pino): LocalRuns {
+  const context = deps.work.context(abort);
+  const itemSpan = itemSpanOf(deps);
+  return new LocalRuns(
+    deps.config.workerConcurrency,
+    async (item, sendTo) => {
+      try {
+        await itemSpan(ITEM_TASK, item.id, 1, async () => {
+          await runClaimed(context, deps.work.operations, item, { mayRetry: true, ...(sendTo ? { sendTo } : {}) });
+        });
+      } catch (err) {
+        if (isDatabaseUnavailable(err)) {
+          // Its lease lapses, and the recovery sweep queues it once the database is back.
+          log.warn(
+            { err, item: item.id },
+            'database unavailable during background work; it is recovered once the database is back',
+          );
+          return;
+        }
+        log.warn({ err, item: item.id }, 'the run of an item claimed at accept failed: a job tries it again');
+        await addJob(
+          deps.pool,
+          ITEM_TASK,
+          { item_id: item.id },
+          {
+            maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
+            runAt: new Date(Date.now() + LOCAL_RUN_RETRY_MS),
+          },
+        );
+      }
+    },
+    (err) => log.warn({ err }, 'could not queue the retry of an item; the recovery sweep will'),
+  );
+}
+
 /** The job handlers this service runs. */
 export function taskList(deps: Deps, abort: AbortSignal): TaskList {
   const { pool, config } = deps;
   const { operations } = deps.work;
   const context = deps.work.context(abort);
-  // With tracing on, an item's jobs continue its generation's trace (stored with the item).
-  const itemSpan = async (task: string, itemId: string, attempt: number, run: () => Promise<void>) =>
-    tracingEnabled()
-      ? inJobSpan(
-          task,
-          await itemTraceparent(pool, itemId),
-          { 'genmedia.item.id': itemId, 'genmedia.job.attempt': attempt },
-          run,
-        )
-      : run();
+  const itemSpan = itemSpanOf(deps);
   return {
     [ITEM_TASK]: async (payload, helpers) => {
       const { item_id: itemId, wait_until: waitUntil } = payload as { item_id: string; wait_until?: unknown };
@@ -110,6 +161,13 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
   };
   events.on('pool:create', ({ workerPool }) => announce(workerPool.id));
   events.on('worker:create', ({ worker }) => announce(worker.workerId));
+  // Beside its jobs, the worker runs the items this process's requests accept claimed, while it has room.
+  const local = localRuns(deps, abort.signal, log);
+  events.on('job:start', () => local.jobStarted());
+  events.on('job:success', () => local.jobEnded());
+  events.on('job:error', () => local.jobEnded());
+  events.on('pool:create', () => local.jobsReset());
+  deps.work.localRuns = local;
 
   // The live configuration (model routes, availability, ...) before the first job: items read it.
   await deps.live.start(log);
@@ -224,6 +282,9 @@ export async function startWorker(deps: Deps, log: Pino): Promise<RunningWorker>
       stopped.abort();
       clearInterval(timer);
       await sweeper.stop();
+      // The items it runs for this process's requests end as its jobs do (the API stopped first).
+      deps.work.localRuns = undefined;
+      await local.close();
       await restarting;
       await runner.stop().catch((err: unknown) => log.warn({ err }, 'job runner stopped with an error'));
       abort.abort();

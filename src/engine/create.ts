@@ -75,6 +75,12 @@ export interface CreateInput {
      */
     route?: RouteOfItem;
   };
+  /**
+   * The items of an asynchronous request, run by this process's worker as soon as they are
+   * accepted: claimed in the same call when the team has room for all of them (answered as
+   * `claims`, and `sendTo` for those accepted with their route), else queued as jobs as usual.
+   */
+  inProcess?: { leaseMs: number; defaultCap: number; route?: RouteOfItem };
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
   /** The item this generation is work for, and what for (see sub-work.ts). */
@@ -217,10 +223,20 @@ export async function createGeneration(
   const charge = { ledgerId: newId('led'), reason: plan.model ? `${plan.operation} (${plan.model})` : plan.operation };
   const start: sql.ItemsStart = input.inRequest
     ? { claim: { leaseMs: input.inRequest.leaseMs, defaultCap: input.inRequest.defaultCap } }
-    : { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt };
-  // A synchronous request's items as they are claimed, and the routes they go to.
-  const claimedItems = input.inRequest ? items.map((item) => claimedAtAccept(insert, item)) : [];
-  const route = input.inRequest?.route;
+    : input.inProcess
+      ? {
+          claimOrJobs: {
+            leaseMs: input.inProcess.leaseMs,
+            defaultCap: input.inProcess.defaultCap,
+            task: ITEM_TASK,
+            maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
+          },
+        }
+      : { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt };
+  // The items as they are claimed at accept, and the routes they go to.
+  const claiming = input.inRequest ?? input.inProcess;
+  const claimedItems = claiming ? items.map((item) => claimedAtAccept(insert, item)) : [];
+  const route = claiming?.route;
   const routes = route ? await Promise.all(claimedItems.map((item) => route(item))) : [];
   const withRoutes: sql.GenerationInsert =
     routes.length > 0
@@ -241,9 +257,9 @@ export async function createGeneration(
       createdAt: acceptance.createdAt,
     });
     await input.finish?.(db, accepted);
-    if (!input.inRequest) return accepted;
-    // The items claimed for the request, as a claim reads them back; the rest wait for room,
-    // claimed by the request afterwards (counting).
+    if (!claiming) return accepted;
+    // The items claimed at accept, as a claim reads them back. A synchronous request's others wait
+    // for room, claimed by the request afterwards (counting); an asynchronous request's have jobs.
     const claimed = new Set(acceptance.claimed);
     const claims = items.map((item, position): CappedClaim | undefined =>
       claimed.has(item.id) ? { kind: 'claimed', item: claimedItems[position] as ClaimedItem } : undefined,

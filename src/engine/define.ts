@@ -12,6 +12,7 @@ import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { routeAtAccept } from './run-item.ts';
 import { selectStatus } from './sql/history.ts';
+import type { ClaimedItem } from './sql/items.ts';
 import type { CreatedGeneration, GenerationPlan, ResponseStream } from './types.ts';
 import { checkUserUrls } from './urls.ts';
 
@@ -207,6 +208,15 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     const jobsRunAt = (position: number) => (inRequest.has(position) ? safetyNet : null);
     const { leaseMs, teamMaxConcurrentItems } = deps.config.items;
 
+    // An asynchronous request's items are run at once by this process's worker while it has room for
+    // all of them (claimed at accept: no job to pick up); else, or when some run in the request,
+    // they are queued as jobs.
+    const held = !endpoint.sync && inRequest.size === 0 ? deps.work.localRuns?.hold(plan.items.length) : undefined;
+    // The route of an item claimed at accept is chosen as its run would choose it (no call is made
+    // with this context).
+    const route = (item: ClaimedItem) =>
+      routeAtAccept(deps.work.context(new AbortController().signal), deps.work.operations, item);
+
     const claim = request.idempotency;
     // Accepts the generation; `then` runs last in its transaction (without it or an onCreated, the
     // acceptance is one call). Not accepted: its input copies go. An error that is not a refusal
@@ -222,15 +232,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         plan,
         retentionDays: deps.work.operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
-        inRequest: endpoint.sync
-          ? {
-              leaseMs,
-              defaultCap: teamMaxConcurrentItems,
-              // Chosen as the item's run would choose it (no call is made with this context).
-              route: (item) =>
-                routeAtAccept(deps.work.context(new AbortController().signal), deps.work.operations, item),
-            }
-          : undefined,
+        inRequest: endpoint.sync ? { leaseMs, defaultCap: teamMaxConcurrentItems, route } : undefined,
+        inProcess: held ? { leaseMs, defaultCap: teamMaxConcurrentItems, route } : undefined,
         finish:
           endpoint.onCreated || then
             ? async (client, created) => {
@@ -246,14 +249,24 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       });
     if (!endpoint.sync) {
       let response: Static<TResponse> | undefined;
-      const created = await accept(
-        claim
-          ? async (client, created) => {
-              response = endpoint.respond(created, plan, body, undefined);
-              await deps.engine.completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
-            }
-          : undefined,
-      );
+      let created: Created;
+      try {
+        created = await accept(
+          claim
+            ? async (client, created) => {
+                response = endpoint.respond(created, plan, body, undefined);
+                await deps.engine.completeIdempotencyKey(client, claim, 200, JSON.stringify(response));
+              }
+            : undefined,
+        );
+        if (held) {
+          for (const [position, claimed] of (created.claims ?? []).entries()) {
+            if (claimed?.kind === 'claimed') held.run(claimed.item, created.sendTo?.[position]);
+          }
+        }
+      } finally {
+        held?.release();
+      }
       if (inRequest.size > 0) {
         const itemIds = [...inRequest].map((position) => created.itemIds[position] as string);
         await runItemsHere(deps.work, itemIds, SYNC_SAFETY_NET_MS / 2);

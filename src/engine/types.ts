@@ -17,6 +17,7 @@ import type {
 } from '../providers/types.ts';
 import type { MediaSigner } from '../storage/signed-urls.ts';
 import type { Storage } from '../storage/types.ts';
+import type { LocalRuns } from './local-runs.ts';
 import type { RoomWaits } from './room-waits.ts';
 
 /** A webhook to a team's URL about one of its generations. */
@@ -108,6 +109,11 @@ export interface Work {
   context(signal: AbortSignal): ExecutionContext;
   /** Where synchronous requests whose items found no room in their team's cap wait for it. */
   rooms: RoomWaits;
+  /**
+   * This process's worker, running the items of asynchronous requests it accepted claimed (set
+   * while a worker runs in the process that serves the API).
+   */
+  localRuns?: LocalRuns;
 }
 
 /** The Idempotency-Key claim a request holds (as the idempotency plugin puts it on the request). */

@@ -64,7 +64,13 @@ export type ItemsStart =
    * while its team has room without counting (under a lease of `leaseMs`; `defaultCap` is the cap
    * of a team without one).
    */
-  | { claim: { leaseMs: number; defaultCap: number } };
+  | { claim: { leaseMs: number; defaultCap: number } }
+  /**
+   * Run by the worker of the process that accepts them (migration 0039): claimed as above when the
+   * team has room for all of them (not in a request: the recovery sweep queues them again should
+   * the process stop), else one job each.
+   */
+  | { claimOrJobs: { leaseMs: number; defaultCap: number; task: string; maxAttempts: number } };
 
 /** What accepting a generation came to. */
 export type Acceptance =
@@ -77,7 +83,7 @@ export type Acceptance =
   | { kind: 'short'; balance: number | undefined };
 
 /**
- * Accepts a generation in one call (accept_generation, migration 0036): the charge and its ledger
+ * Accepts a generation in one call (accept_generation, migrations 0036, 0038, 0039): the charge and its ledger
  * row (`charge`, when it costs something), the generation's row and its items' rows, and their
  * jobs or claims (`start`). Nothing is written when the balance cannot pay.
  */
@@ -127,7 +133,16 @@ export async function acceptGeneration(
     })),
     ...('jobs' in start
       ? { jobs: { task: start.jobs.task, max_attempts: start.jobs.maxAttempts } }
-      : { claim: { lease_ms: start.claim.leaseMs, default_cap: start.claim.defaultCap } }),
+      : 'claim' in start
+        ? { claim: { lease_ms: start.claim.leaseMs, default_cap: start.claim.defaultCap } }
+        : {
+            claim: {
+              lease_ms: start.claimOrJobs.leaseMs,
+              default_cap: start.claimOrJobs.defaultCap,
+              in_request: false,
+            },
+            jobs: { task: start.claimOrJobs.task, max_attempts: start.claimOrJobs.maxAttempts },
+          }),
   };
   const { rows } = await db.query<{
     accepted: { created_at?: string; claimed?: string[]; attempts?: Record<string, string>; short?: number | null };
