@@ -60,7 +60,9 @@ export class LocalRuns {
       run: (item, sendTo) => {
         if (left < 1) throw new Error('No slot held for this item');
         left -= 1;
-        const running: Promise<void> = this.#runItem(item, sendTo)
+        // Started once the request's answer has gone out (its work may keep the event loop busy).
+        const running: Promise<void> = new Promise<void>((started) => setImmediate(started))
+          .then(() => this.#runItem(item, sendTo))
           .catch(this.#onError)
           .finally(() => {
             this.#held -= 1;
