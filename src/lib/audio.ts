@@ -1,6 +1,7 @@
 // The audio formats the service writes, and the conversion of a vendor's audio into what a request
 // asked for: another format, louder or softer, faster or slower (what the vendor could not do).
 
+import { probeAudioBytes } from './audio-probe.ts';
 import { WorkError } from './errors.ts';
 import { probeMedia, readOutput, runFfmpeg, tempInput, withTempDir } from './ffmpeg.ts';
 
@@ -81,7 +82,8 @@ export async function convertAudio(
     if (from === 'pcm' || target.format === 'pcm') {
       return { data: input.data, contentType: PCM_TYPE, durationSeconds: pcmSeconds(input.data.length) };
     }
-    const probe = await probeMedia(input.data);
+    // MP3 and WAV are read in process; what that cannot read for certain goes to ffprobe.
+    const probe = probeAudioBytes(input.data, target.format) ?? (await probeMedia(input.data));
     if (!probe.hasAudio) throw new WorkError('The audio has no sound in it', false);
     return {
       data: input.data,
