@@ -20,7 +20,7 @@ import { LocalRuns } from './engine/local-runs.ts';
 import { startSweeper } from './engine/recovery.ts';
 import { sweepRetention } from './engine/retention.ts';
 import { runClaimed, runItem } from './engine/run-item.ts';
-import { pollVendor } from './engine/vendor.ts';
+import { pollVendor, queuePoll, removePollOfFinishedItem } from './engine/vendor.ts';
 import { inJobSpan, tracingEnabled } from './lib/tracing.ts';
 import { deleteExpiredSessions } from './modules/console/sql.ts';
 import { deleteExpiredIdempotencyKeys } from './modules/idempotency/service.ts';
@@ -56,33 +56,53 @@ const LOCAL_RUN_RETRY_MS = 3_000;
 function localRuns(deps: Deps, abort: AbortSignal, log: Pino): LocalRuns {
   const context = deps.work.context(abort);
   const itemSpan = itemSpanOf(deps);
+  /** A run that ended with an error: tried again by a job, as a job's failed run is. */
+  const failed = async (err: unknown, itemId: string, retry: () => Promise<void>) => {
+    if (isDatabaseUnavailable(err)) {
+      // The recovery sweep (or the vendor job's scheduled poll) takes it up once the database is back.
+      log.warn(
+        { err, item: itemId },
+        'database unavailable during background work; it is recovered once the database is back',
+      );
+      return;
+    }
+    log.warn({ err, item: itemId }, 'work this process took on at once failed: a job tries it again');
+    await retry();
+  };
   return new LocalRuns(
     deps.config.workerConcurrency,
-    async (item, sendTo) => {
-      try {
-        await itemSpan(ITEM_TASK, item.id, 1, async () => {
-          await runClaimed(context, deps.work.operations, item, { mayRetry: true, ...(sendTo ? { sendTo } : {}) });
-        });
-      } catch (err) {
-        if (isDatabaseUnavailable(err)) {
-          // Its lease lapses, and the recovery sweep queues it once the database is back.
-          log.warn(
-            { err, item: item.id },
-            'database unavailable during background work; it is recovered once the database is back',
+    {
+      run: async (item, sendTo) => {
+        try {
+          await itemSpan(ITEM_TASK, item.id, 1, async () => {
+            await runClaimed(context, deps.work.operations, item, { mayRetry: true, ...(sendTo ? { sendTo } : {}) });
+          });
+        } catch (err) {
+          await failed(err, item.id, () =>
+            addJob(
+              deps.pool,
+              ITEM_TASK,
+              { item_id: item.id },
+              {
+                maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
+                runAt: new Date(Date.now() + LOCAL_RUN_RETRY_MS),
+              },
+            ),
           );
-          return;
         }
-        log.warn({ err, item: item.id }, 'the run of an item claimed at accept failed: a job tries it again');
-        await addJob(
-          deps.pool,
-          ITEM_TASK,
-          { item_id: item.id },
-          {
-            maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
-            runAt: new Date(Date.now() + LOCAL_RUN_RETRY_MS),
-          },
-        );
-      }
+      },
+      poll: async (itemId, reported) => {
+        try {
+          await itemSpan(VENDOR_POLL_TASK, itemId, 1, async () => {
+            await pollVendor(context, deps.work.operations, itemId, reported);
+          });
+          // The poll scheduled when the job was sent is not needed once the item has finished.
+          await removePollOfFinishedItem(deps.pool, itemId);
+        } catch (err) {
+          // The poll job replaces the one scheduled when the job was sent.
+          await failed(err, itemId, () => queuePoll(deps.pool, itemId, LOCAL_RUN_RETRY_MS, reported));
+        }
+      },
     },
     (err) => log.warn({ err }, 'could not queue the retry of an item; the recovery sweep will'),
   );

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/errors.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
-import type { WebhookEvent } from '../providers/types.ts';
+import type { ProviderOutput, WebhookEvent } from '../providers/types.ts';
 import { markEarlyWebhook, selectItemByVendorRequest, selectItemCredential } from './sql/attempts.ts';
 import { isItemWebhookCredential, queuePoll, reportedOutput } from './vendor.ts';
 
@@ -47,6 +47,11 @@ export async function acceptVendorWebhook(
   providerId: string,
   target: WebhookTarget,
   event: WebhookEvent,
+  /**
+   * Looks at the item's vendor job in this process at once, instead of a poll job, when it can
+   * (false: it cannot now). The poll scheduled when the job was sent stays, should this process stop.
+   */
+  pollHere?: (itemId: string, reported: ProviderOutput | undefined) => boolean,
 ): Promise<void> {
   // The item the URL's credential speaks for, if it is a genuine one.
   const { item, credential } = target;
@@ -70,5 +75,5 @@ export async function acceptVendorWebhook(
   }
   // A verified result saves asking the vendor for it again.
   const reported = event.result.kind === 'done' ? reportedOutput(event.result.output) : undefined;
-  if (found) await queuePoll(db, found, 0, reported);
+  if (found && !pollHere?.(found, reported)) await queuePoll(db, found, 0, reported);
 }

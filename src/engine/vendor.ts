@@ -128,6 +128,18 @@ export async function queuePoll(
   });
 }
 
+/**
+ * Removes the poll waiting for an item's vendor job once the item has finished (its webhook's
+ * result was recorded without that poll): nothing is left for it to look at.
+ */
+export async function removePollOfFinishedItem(db: Queryable, itemId: string): Promise<void> {
+  await db.query(
+    `select graphile_worker.remove_job('vendor_poll:' || i.id) from generation_items i
+     where i.id = $1::text and i.status in ('COMPLETED', 'FAILED')`,
+    [itemId],
+  );
+}
+
 function failure(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

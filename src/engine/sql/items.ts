@@ -232,7 +232,7 @@ export async function selectUnfinishedItem(db: Queryable, itemId: string): Promi
     `select i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
             i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
             i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, i.accepted_routes, g.team_id,
-            g.workspace_id, g.operation, g.input as generation_input
+            g.workspace_id, g.operation, g.input as generation_input, g.webhook_url
      from generation_items i join generations g on g.id = i.generation_id
      where i.id = $1::text and i.status in ('QUEUED', 'PROCESSING')`,
     [itemId],
@@ -253,7 +253,7 @@ export async function selectItemStoringResult(db: Queryable, itemId: string): Pr
      returning i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
                i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
                i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, g.team_id, g.workspace_id,
-               g.operation, g.input as generation_input`,
+               g.operation, g.input as generation_input, g.webhook_url`,
     [itemId],
   );
   return rows[0];

@@ -10,7 +10,7 @@ import { type WebhookEvent, WebhookRejectedError } from '../../providers/types.t
  * acceptVendorWebhook).
  */
 export async function handleProviderWebhook(
-  deps: Pick<Deps, 'pool' | 'providers' | 'secrets'>,
+  deps: Pick<Deps, 'pool' | 'providers' | 'secrets' | 'work'>,
   providerId: string,
   target: WebhookTarget,
   headers: Record<string, string | string[] | undefined>,
@@ -27,5 +27,22 @@ export async function handleProviderWebhook(
     if (err instanceof WebhookRejectedError) throw refusedWebhook(err.message);
     throw err;
   }
-  await acceptVendorWebhook(deps.pool, deps.secrets, providerId, target, event);
+  // A process that runs a worker with room looks at the item at once, once this answer has gone out.
+  const held = deps.work.localRuns?.hold(1);
+  try {
+    await acceptVendorWebhook(
+      deps.pool,
+      deps.secrets,
+      providerId,
+      target,
+      event,
+      held &&
+        ((itemId, reported) => {
+          held.poll(itemId, reported);
+          return true;
+        }),
+    );
+  } finally {
+    held?.release();
+  }
 }
