@@ -295,3 +295,33 @@ export function assertAnsweredEarlyAndClosedCleanly(outcome: LateBodyOutcome, st
   assert.equal(outcome.error, undefined, 'the server read the rest of the body instead of resetting the connection');
   assert.ok(outcome.ended, 'the server closed its side cleanly');
 }
+
+/**
+ * Resolves with `check`'s answer once it is not undefined, asking again each time the generation
+ * changes (LISTEN on the channel its triggers notify at commit): no polling, no fixed wait.
+ */
+export async function whenGeneration<T>(
+  databaseUrl: string,
+  generationId: string,
+  check: () => Promise<T | undefined>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    let changed: () => void = () => undefined;
+    client.on('notification', (n) => {
+      if (n.payload === generationId) changed();
+    });
+    await client.query('listen generation_events');
+    for (;;) {
+      const next = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      const value = await check();
+      if (value !== undefined) return value;
+      await next;
+    }
+  } finally {
+    await client.end();
+  }
+}

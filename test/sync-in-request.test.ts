@@ -4,43 +4,12 @@
 // in front of a fake OpenAI-compatible server that holds the call until the test lets it go.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { type ServiceProcess, startServiceProcess } from './chaos/service.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
-import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { call, createTeam, startTestServer, type TeamFixture, type TestServer, whenGeneration } from './helpers.ts';
 import { balanceOf } from './media-helpers.ts';
 
 const MODEL = 'openai/gpt-4o-mini';
-
-/**
- * Resolves with `check`'s answer once it is not undefined, asking again each time the generation
- * changes (LISTEN on the channel its triggers notify at commit): no polling, no fixed wait.
- */
-async function whenGeneration<T>(
-  databaseUrl: string,
-  generationId: string,
-  check: () => Promise<T | undefined>,
-): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    let changed: () => void = () => undefined;
-    client.on('notification', (n) => {
-      if (n.payload === generationId) changed();
-    });
-    await client.query('listen generation_events');
-    for (;;) {
-      const next = new Promise<void>((resolve) => {
-        changed = resolve;
-      });
-      const value = await check();
-      if (value !== undefined) return value;
-      await next;
-    }
-  } finally {
-    await client.end();
-  }
-}
 
 describe('a synchronous request runs its item in the API process that took it', () => {
   let chat: FakeOpenAiCompatible;
