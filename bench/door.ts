@@ -623,12 +623,25 @@ function mapSides<T>(f: (side: DoorSide) => T): Record<DoorSide, T> {
 }
 
 /**
- * The floor's team: every generation completed, charged FLOOR_CHARGE and kept FLOOR_KEPT, its ledger
- * rows adding up to that, and its balance the ledger's sum. Throws otherwise.
+ * The floor's team, once every generation is settled: each completed, charged FLOOR_CHARGE and kept
+ * FLOOR_KEPT, its ledger rows adding up to that, and its balance the ledger's sum. Throws otherwise.
  */
 async function checkFloorLedger(databaseUrl: string, teamId: string, startingCredits: number) {
   const db = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
+    // The requests a load run's end cut are still settled by the floor: wait for them.
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    const unsettled = async () =>
+      (
+        await db.query<{ n: number }>(
+          `select count(*)::int as n from generations where team_id = $1::text and status not in ('completed', 'failed')`,
+          [teamId],
+        )
+      ).rows[0]?.n ?? 0;
+    while ((await unsettled()) > 0) {
+      if (Date.now() > deadline) throw new Error(`floor: generations not settled after ${SETTLE_TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const { rows } = await db.query<{
       generations: number;
       wrong: number;
