@@ -137,6 +137,15 @@ export async function wasAccepted(pool: pg.Pool, id: string, teamId: string): Pr
   });
 }
 
+/**
+ * Queues a job for each item of a generation that accept_generation inserted claimed for this
+ * process's worker (running, not in a request, with no job), when the request that accepted it
+ * could not learn so (its COMMIT's answer was lost) and so never handed them to the worker.
+ */
+export async function queueItemsClaimedAtAccept(db: Queryable, generationId: string): Promise<void> {
+  await sql.queueClaimedItemsOf(db, generationId, ITEM_TASK, ITEM_JOB_MAX_ATTEMPTS);
+}
+
 /** An item accept_generation inserted claimed, as a claim reads it back (its inputs as stored, JSON). */
 function claimedAtAccept(g: sql.GenerationInsert, item: sql.ItemInsert): ClaimedItem {
   const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)) as T;

@@ -7,7 +7,13 @@ import { AppError, insufficientCredits } from '../lib/errors.ts';
 import { errorResponses } from '../lib/schemas.ts';
 import { isRefusalKind } from '../providers/policy.ts';
 import { applyLiveRules, refuseUnservedModels } from './availability.ts';
-import { type Created, createGeneration, loadAcceptedGeneration, wasAccepted } from './create.ts';
+import {
+  type Created,
+  createGeneration,
+  loadAcceptedGeneration,
+  queueItemsClaimedAtAccept,
+  wasAccepted,
+} from './create.ts';
 import { runAndWait, runItemsHere } from './in-process.ts';
 import { InputCopies, type PlanDeps } from './inputs.ts';
 import { routeAtAccept } from './run-item.ts';
@@ -245,6 +251,9 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         const refused =
           err instanceof AppError || !(await wasAccepted(deps.pool, inputs.generationId, teamId).catch(() => true));
         if (refused) await inputs.discard();
+        // Accepted after all, its items claimed for this process's worker, which was never told:
+        // a job each runs them (should even that fail, the sweep takes them up once their lease lapses).
+        else if (held) await queueItemsClaimedAtAccept(deps.pool, inputs.generationId).catch(() => undefined);
         throw err;
       });
     if (!endpoint.sync) {

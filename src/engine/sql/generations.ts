@@ -157,6 +157,27 @@ export async function acceptGeneration(
   };
 }
 
+/**
+ * A job for each item of the generation inserted claimed for a worker (PROCESSING, not run in a
+ * request) that has no job yet.
+ */
+export async function queueClaimedItemsOf(
+  db: Queryable,
+  generationId: string,
+  task: string,
+  maxAttempts: number,
+): Promise<void> {
+  await db.query(
+    `select graphile_worker.add_job($2::text, json_build_object('item_id', i.id), max_attempts => $3::int)
+     from generation_items i
+     where i.generation_id = $1::text and i.status = 'PROCESSING' and not i.in_request
+       and not exists (
+         select 1 from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+         where t.identifier = $2::text and j.payload->>'item_id' = i.id)`,
+    [generationId, task, maxAttempts],
+  );
+}
+
 /** The trace an item's jobs continue, when it was accepted with tracing on. */
 export async function selectItemTraceparent(db: Queryable, itemId: string): Promise<string | null> {
   const { rows } = await db.query<{ traceparent: string | null }>(
