@@ -102,23 +102,13 @@ export async function runClaimed(
     });
     return;
   }
-  // A configured vendor's routes serve the item; without one, the service's own work is made here
-  // (`local`), and a vendor's model is stood in for by the simulator's route where the operator lets
-  // it (checked at accept too; the configuration may have changed since). A job already sent on a
-  // route is followed there whatever the configuration says now.
-  const input = executable(item);
-  const work = vendorWork(ctx, item.operation, operation, input);
-  const vendors = work ? ctx.providers.candidates(work.routes, work.request) : [];
-  if (vendors.length === 0 && !item.vendor_state && isOwnWork(operation, input, work)) {
+  const { local, work, candidates } = itemRoutes(ctx, operation, item);
+  if (local) {
     await runLocal(ctx, operation, item, work, options);
     return;
   }
-  const candidates =
-    vendors.length > 0 || !simulatorMayMake(ctx, item.operation, input)
-      ? vendors
-      : [simulatorRoute(ctx.simulator, item.operation)];
   if (!work || (candidates.length === 0 && !item.vendor_state)) {
-    const refusal = modelUnavailable(listedModelOf(item.operation, input), 'its credits were refunded');
+    const refusal = modelUnavailable(listedModelOf(item.operation, executable(item)), 'its credits were refunded');
     await finish({ ok: false, error: refusal.message, errorKind: 'unavailable' });
     return;
   }
@@ -130,14 +120,38 @@ export async function runClaimed(
   }
 }
 
-/** The route a synchronous request's item is accepted on its way to (see routeAtAccept). */
+/**
+ * What makes an item now. A configured vendor's routes serve it; without one, the service's own
+ * work is made here (`local`), and a vendor's model is stood in for by the simulator's route where
+ * the operator lets it (checked at accept too; the configuration may have changed since). A job
+ * already sent on a route is followed there whatever the configuration says now.
+ */
+function itemRoutes(
+  ctx: ExecutionContext,
+  operation: Operation,
+  item: sql.ClaimedItem,
+): { local: boolean; work: VendorWork | undefined; candidates: PickedRoute[] } {
+  const input = executable(item);
+  const work = vendorWork(ctx, item.operation, operation, input);
+  const vendors = work ? ctx.providers.candidates(work.routes, work.request) : [];
+  if (vendors.length === 0 && !item.vendor_state && isOwnWork(operation, input, work)) {
+    return { local: true, work, candidates: [] };
+  }
+  const candidates =
+    vendors.length > 0 || !simulatorMayMake(ctx, item.operation, input)
+      ? vendors
+      : [simulatorRoute(ctx.simulator, item.operation)];
+  return { local: false, work, candidates };
+}
+
+/** The route an item claimed at accept is recorded as on its way to (see routeAtAccept). */
 export interface RouteAtAccept {
   picked: PickedRoute;
   submit: sql.ItemSubmit;
 }
 
 /**
- * The route a synchronous request's item will be sent to, chosen before it is accepted so that its
+ * The route an item claimed at accept will be sent to, chosen before it is accepted so that its
  * acceptance records the submit too (one call to the database less), as runClaimed would choose
  * it: a vendor's route of its model (or the simulator's, standing in), not cooling down. Only where
  * the item would be sent at once: nothing is made before sending (`prepare`), and no credential of
@@ -151,16 +165,8 @@ export async function routeAtAccept(
 ): Promise<RouteAtAccept | undefined> {
   const operation = operations[item.operation];
   if (!operation || operation.prepare) return undefined;
-  const input = executable(item);
-  const work = vendorWork(ctx, item.operation, operation, input);
-  if (!work) return undefined;
-  const vendors = ctx.providers.candidates(work.routes, work.request);
-  if (vendors.length === 0 && isOwnWork(operation, input, work)) return undefined;
-  const candidates =
-    vendors.length > 0 || !simulatorMayMake(ctx, item.operation, input)
-      ? vendors
-      : [simulatorRoute(ctx.simulator, item.operation)];
-  if (candidates.length === 0) return undefined;
+  const { local, work, candidates } = itemRoutes(ctx, operation, item);
+  if (local || !work || candidates.length === 0) return undefined;
   const choice = await chooseRoute(ctx, item, candidates);
   if (choice.kind !== 'route' || submitIsCapped(ctx, choice.picked)) return undefined;
   const { provider, route, credentialId } = choice.picked;
