@@ -6,14 +6,13 @@ import { newId } from '../lib/ids.ts';
 import { currentTraceparent, inSpan } from '../lib/tracing.ts';
 import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
+import type { RouteAtAccept } from './run-item.ts';
 import * as sql from './sql/generations.ts';
 import { type CappedClaim, type ClaimedItem, startWaitingItems as startWaiting, type WakeTarget } from './sql/items.ts';
 import type { CreatedGeneration, EngineServices, GenerationPlan, RouteReserved } from './types.ts';
 
-/** A synchronous request's item's route, chosen before it is accepted (run-item.ts, routeAtAccept). */
-export type RouteOfItem = (
-  item: ClaimedItem,
-) => Promise<{ picked: RouteReserved['picked']; submit: sql.ItemSubmit } | undefined>;
+/** The route of an item claimed at accept, chosen before it is accepted (run-item.ts, routeAtAccept). */
+export type RouteOfItem = (item: ClaimedItem) => Promise<RouteAtAccept | undefined>;
 
 /** The storage key of an item's result (known when the item is created; random and stable). */
 export function resultKey(generationId: string, itemId: string, storageToken: string, extension: string): string {
@@ -62,25 +61,15 @@ export interface CreateInput {
   /** Delays the jobs of the items the request runs itself (a safety net should the process die). */
   jobsRunAt?: (position: number) => Date | null;
   /**
-   * Every item is run by the synchronous request that accepts it, in this process: no job is
-   * queued, and each item is claimed in this transaction (under a lease of `leaseMs`, within the
-   * team's cap, `defaultCap` for a team without one of its own).
+   * Its items are claimed in the call that accepts them (under a lease of `leaseMs`, within the
+   * team's cap, `defaultCap` for a team without one of its own), with no job, to be run in this
+   * process (answered as `claims`): `by: 'request'`, every item run by the synchronous request
+   * that accepts it (without room, they are claimed by the request afterwards, counting);
+   * `by: 'worker'`, by this process's worker, when the team has room for all of them (else they are
+   * queued as jobs as usual). `route` chooses the route of each: an item claimed at accept is then
+   * recorded as on its way there, its attempt opened, in the same call (answered as `sendTo`).
    */
-  inRequest?: {
-    leaseMs: number;
-    defaultCap: number;
-    /**
-     * The route each item goes to: an item claimed at accept is then recorded as on its way there,
-     * its attempt opened, in the same call (answered as `sendTo`).
-     */
-    route?: RouteOfItem;
-  };
-  /**
-   * The items of an asynchronous request, run by this process's worker as soon as they are
-   * accepted: claimed in the same call when the team has room for all of them (answered as
-   * `claims`, and `sendTo` for those accepted with their route), else queued as jobs as usual.
-   */
-  inProcess?: { leaseMs: number; defaultCap: number; route?: RouteOfItem };
+  claimAtAccept?: { by: 'request' | 'worker'; leaseMs: number; defaultCap: number; route?: RouteOfItem };
   /** Runs last inside the transaction (e.g. to store the response under the Idempotency-Key). */
   finish?: (client: Queryable, created: CreatedGeneration) => Promise<void>;
   /** The item this generation is work for, and what for (see sub-work.ts). */
@@ -178,19 +167,20 @@ function claimedAtAccept(g: sql.GenerationInsert, item: sql.ItemInsert): Claimed
   };
 }
 
-/**
- * Accepts a generation in one call to the database (with the caller's `finish`, in one
- * transaction): charges the full price (402 and nothing written when the balance is short), writes
- * the generation and its items (each with the routes its model has now), queues one job per item
- * (or, for a synchronous request's items, claims those its team has room for: `inRequest`; the
- * claims answered are undefined for the others), and runs `finish`. Either all of it happens or none.
- */
-/** An accepted generation, and for a synchronous request the claims of its items (and routes recorded). */
+/** An accepted generation, and the claims of its items claimed at accept (and the routes recorded). */
 export type Created = CreatedGeneration & {
   claims?: Array<CappedClaim | undefined>;
   /** The routes the claimed items were recorded as on their way to, in order. */
   sendTo?: Array<RouteReserved | undefined>;
 };
+
+/**
+ * Accepts a generation in one call to the database (with the caller's `finish`, in one
+ * transaction): charges the full price (402 and nothing written when the balance is short), writes
+ * the generation and its items (each with the routes its model has now), queues one job per item
+ * (or claims them to run in this process: `claimAtAccept`; the claims answered are undefined for
+ * the others), and runs `finish`. Either all of it happens or none.
+ */
 
 export async function createGeneration(
   pool: pg.Pool,
@@ -230,20 +220,20 @@ export async function createGeneration(
     items,
   };
   const charge = { ledgerId: newId('led'), reason: plan.model ? `${plan.operation} (${plan.model})` : plan.operation };
-  const start: sql.ItemsStart = input.inRequest
-    ? { claim: { leaseMs: input.inRequest.leaseMs, defaultCap: input.inRequest.defaultCap } }
-    : input.inProcess
-      ? {
+  const claiming = input.claimAtAccept;
+  const start: sql.ItemsStart = !claiming
+    ? { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt }
+    : claiming.by === 'request'
+      ? { claim: { leaseMs: claiming.leaseMs, defaultCap: claiming.defaultCap } }
+      : {
           claimOrJobs: {
-            leaseMs: input.inProcess.leaseMs,
-            defaultCap: input.inProcess.defaultCap,
+            leaseMs: claiming.leaseMs,
+            defaultCap: claiming.defaultCap,
             task: ITEM_TASK,
             maxAttempts: ITEM_JOB_MAX_ATTEMPTS,
           },
-        }
-      : { jobs: { task: ITEM_TASK, maxAttempts: ITEM_JOB_MAX_ATTEMPTS }, runAt: input.jobsRunAt };
+        };
   // The items as they are claimed at accept, and the routes they go to.
-  const claiming = input.inRequest ?? input.inProcess;
   const claimedItems = claiming ? items.map((item) => claimedAtAccept(insert, item)) : [];
   const route = claiming?.route;
   const routes = route ? await Promise.all(claimedItems.map((item) => route(item))) : [];

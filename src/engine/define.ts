@@ -238,8 +238,10 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
         plan,
         retentionDays: deps.work.operations[plan.operation]?.keepsResults ? 0 : deps.config.mediaRetentionDays,
         jobsRunAt,
-        inRequest: endpoint.sync ? { leaseMs, defaultCap: teamMaxConcurrentItems, route } : undefined,
-        inProcess: held ? { leaseMs, defaultCap: teamMaxConcurrentItems, route } : undefined,
+        claimAtAccept:
+          endpoint.sync || held
+            ? { by: endpoint.sync ? 'request' : 'worker', leaseMs, defaultCap: teamMaxConcurrentItems, route }
+            : undefined,
         finish:
           endpoint.onCreated || then
             ? async (client, created) => {
