@@ -168,6 +168,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       teamId,
       (body as { workspace_id?: string }).workspace_id,
     );
+    // What the request's items are judged and routed with before they run (no call is made with it).
+    const planning = deps.work.context(new AbortController().signal);
     // The request's input media are copied under the generation it will be, and read from there.
     const inputs = new InputCopies(deps);
     let plan: GenerationPlan;
@@ -177,7 +179,7 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
       plan = applyLiveRules(deps.engine.live, plan, teamId);
       // A model no configured vendor serves, that the simulator may not stand in for, is refused
       // here: before a quote, a charge or a row.
-      refuseUnservedModels(deps.work.context(new AbortController().signal), deps.work.operations, plan, teamId);
+      refuseUnservedModels(planning, deps.work.operations, plan, teamId);
       await checkUserUrls(deps, plan);
       if (isDryRun(request)) {
         // Validated and priced as the request would be; nothing is written or charged.
@@ -218,10 +220,8 @@ export function defineGenerationEndpoint<TBody extends TObject, TResponse extend
     // all of them (claimed at accept: no job to pick up); else, or when some run in the request,
     // they are queued as jobs.
     const held = !endpoint.sync && inRequest.size === 0 ? deps.work.localRuns?.hold(plan.items.length) : undefined;
-    // The route of an item claimed at accept is chosen as its run would choose it (no call is made
-    // with this context).
-    const route = (item: ClaimedItem) =>
-      routeAtAccept(deps.work.context(new AbortController().signal), deps.work.operations, item);
+    // The route of an item claimed at accept is chosen as its run would choose it.
+    const route = (item: ClaimedItem) => routeAtAccept(planning, deps.work.operations, item);
 
     const claim = request.idempotency;
     // Accepts the generation; `then` runs last in its transaction (without it or an onCreated, the
