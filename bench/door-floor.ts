@@ -5,20 +5,24 @@
 // request, as the service's synchronous requests are accepted), sends the body to the upstream
 // (UPSTREAM_URL, model `plain@floor`), settles the item in one call (finish_item: the item
 // completed with the answer's text, the unused part of the charge refunded with its ledger row,
-// the generation's counts) and answers the upstream's chat.completion. Each request is charged
+// the generation's counts) and answers the upstream's chat.completion; both calls through the
+// engine's own wrappers of them (engine/sql: acceptGeneration, recordFinish). Each request is charged
 // FLOOR_CHARGE credits and kept FLOOR_KEPT of them, on team FLOOR_TEAM_ID, in DATABASE_URL (the
 // service's schema), through a pool of DATABASE_POOL_SIZE connections. No authentication, no
 // validation, no tokenizer, no stored file, no framework: what the service does beyond this is
 // the difference between its figures and these. `GET /healthz` answers 200.
 import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { wakeTarget } from '../src/engine/create.ts';
+import { recordFinish } from '../src/engine/sql/finish.ts';
+import { acceptGeneration } from '../src/engine/sql/generations.ts';
 import { newId } from '../src/lib/ids.ts';
 
 export const FLOOR_CHARGE = 100;
 export const FLOOR_KEPT = 40;
 
-// Who is woken when room frees in the team's cap (nobody waits in this bench).
-const wake = { default_cap: 1_000_000, task: 'run_generation_item', max_attempts: 3, channel: 'item_room' };
+// Who is woken when room frees in the team's cap (nobody waits in this bench): as the service does.
+const WAKE = wakeTarget(1_000_000);
 
 function answer(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -27,45 +31,40 @@ function answer(res: ServerResponse, status: number, text: string): void {
 
 async function chat(pool: pg.Pool, upstream: string, teamId: string, raw: string): Promise<string> {
   const body = JSON.parse(raw) as Record<string, unknown>;
-  const generationId = newId('gen');
+  const model = typeof body.model === 'string' ? body.model : null;
   const itemId = newId('item');
-  const accepted = await pool.query<{ a: { created_at?: string } }>('select accept_generation($1::jsonb) as a', [
-    JSON.stringify({
-      generation: {
-        id: generationId,
-        team_id: teamId,
-        workspace_id: null,
-        operation: 'text.generate',
-        model: body.model,
-        input: body,
-        credits_charged: FLOOR_CHARGE,
-        total_items: 1,
-        estimated_seconds: 1,
-        webhook_url: null,
-        retention_days: 0,
-        input_keys: [],
-        parent_item_id: null,
-        purpose: null,
-        traceparent: null,
-      },
-      charge: { id: newId('led'), reason: 'text.generate (floor)' },
+  const accepted = await acceptGeneration(
+    pool,
+    {
+      id: newId('gen'),
+      teamId,
+      workspaceId: null,
+      operation: 'text.generate',
+      model,
+      input: body,
+      creditsCharged: FLOOR_CHARGE,
+      totalItems: 1,
+      estimatedSeconds: 1,
+      webhookUrl: null,
+      retentionDays: 0,
+      inputKeys: [],
       items: [
         {
           id: itemId,
           position: 0,
           type: 'text',
-          model: body.model,
+          model,
           input: body,
           price: FLOOR_CHARGE,
-          storage_token: 'floor',
-          accepted_routes: 'catalog',
-          run_at: null,
+          storageToken: 'floor',
+          acceptedRoutes: 'catalog',
         },
       ],
-      claim: { lease_ms: 30_000, default_cap: wake.default_cap },
-    }),
-  ]);
-  if (accepted.rows[0]?.a.created_at === undefined) throw new Error('the floor team cannot pay');
+    },
+    { ledgerId: newId('led'), reason: 'text.generate (floor)' },
+    { claim: { leaseMs: 30_000, defaultCap: WAKE.default_cap } },
+  );
+  if (accepted.kind !== 'accepted' || accepted.claimed.length !== 1) throw new Error('the floor team cannot pay');
   const res = await fetch(`${upstream}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer sk-floor' },
@@ -73,22 +72,17 @@ async function chat(pool: pg.Pool, upstream: string, teamId: string, raw: string
   });
   const text = await res.text();
   const completion = JSON.parse(text) as { choices?: Array<{ message?: { content?: string } }>; usage?: unknown };
-  const finished = await pool.query<{ f: { recorded: boolean } }>('select finish_item($1::jsonb) as f', [
-    JSON.stringify({
-      item_id: itemId,
-      team_id: teamId,
-      route_served: null,
-      ledger_id: newId('led'),
-      wake,
-      ok: true,
-      url: `floor:${itemId}`,
-      result: { text: completion.choices?.[0]?.message?.content ?? '', usage: completion.usage ?? null },
-      bytes: null,
-      attempt: null,
-      actual_credits: FLOOR_KEPT,
-    }),
-  ]);
-  if (finished.rows[0]?.f.recorded !== true) throw new Error('the item was not settled');
+  const finished = await recordFinish(pool, {
+    itemId,
+    teamId,
+    ledgerId: newId('led'),
+    wake: WAKE,
+    ok: true,
+    url: `floor:${itemId}`,
+    result: { text: completion.choices?.[0]?.message?.content ?? '', usage: completion.usage ?? null },
+    actualCredits: FLOOR_KEPT,
+  });
+  if (!finished.recorded) throw new Error('the item was not settled');
   return text;
 }
 
