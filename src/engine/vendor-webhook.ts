@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/pool.ts';
 import { AppError } from '../lib/errors.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
-import type { ProviderOutput, WebhookEvent } from '../providers/types.ts';
+import type { WebhookEvent } from '../providers/types.ts';
+import type { HeldSlots } from './local-runs.ts';
 import { markEarlyWebhook, selectItemByVendorRequest, selectItemCredential } from './sql/attempts.ts';
 import { isItemWebhookCredential, queuePoll, reportedOutput } from './vendor.ts';
 
@@ -48,10 +49,10 @@ export async function acceptVendorWebhook(
   target: WebhookTarget,
   event: WebhookEvent,
   /**
-   * Looks at the item's vendor job in this process at once, instead of a poll job, when it can
-   * (false: it cannot now). The poll scheduled when the job was sent stays, should this process stop.
+   * Slots held in this process's worker: the item's vendor job is looked at there at once, instead
+   * of by a poll job. The poll scheduled when the job was sent stays, should this process stop.
    */
-  pollHere?: (itemId: string, reported: ProviderOutput | undefined) => boolean,
+  here?: Pick<HeldSlots, 'poll'>,
 ): Promise<void> {
   // The item the URL's credential speaks for, if it is a genuine one.
   const { item, credential } = target;
@@ -75,5 +76,7 @@ export async function acceptVendorWebhook(
   }
   // A verified result saves asking the vendor for it again.
   const reported = event.result.kind === 'done' ? reportedOutput(event.result.output) : undefined;
-  if (found && !pollHere?.(found, reported)) await queuePoll(db, found, 0, reported);
+  if (!found) return;
+  if (here) here.poll(found, reported);
+  else await queuePoll(db, found, 0, reported);
 }

@@ -30,18 +30,7 @@ export async function handleProviderWebhook(
   // A process that runs a worker with room looks at the item at once, once this answer has gone out.
   const held = deps.work.localRuns?.hold(1);
   try {
-    await acceptVendorWebhook(
-      deps.pool,
-      deps.secrets,
-      providerId,
-      target,
-      event,
-      held &&
-        ((itemId, reported) => {
-          held.poll(itemId, reported);
-          return true;
-        }),
-    );
+    await acceptVendorWebhook(deps.pool, deps.secrets, providerId, target, event, held);
   } finally {
     held?.release();
   }
