@@ -2,6 +2,7 @@
 
 import type { Queryable } from '../../db/pool.ts';
 import type { AttemptEnd } from './attempts.ts';
+import { callWithPayload } from './batched.ts';
 import type { GenerationStatus } from './history.ts';
 import type { WakeTarget } from './items.ts';
 
@@ -85,10 +86,7 @@ export async function recordFinish(db: Queryable, f: FinishRecord): Promise<Fini
         spare_storing: f.spareStoring,
         lease_lapsed: f.leaseLapsed,
       };
-  const { rows } = await db.query<{ finished: Finished }>('select finish_item($1::jsonb) as finished', [
-    JSON.stringify(payload),
-  ]);
-  return rows[0]?.finished ?? { recorded: false };
+  return (await callWithPayload<Finished>(db, 'finish_item', payload, f.teamId)) ?? { recorded: false };
 }
 
 /**

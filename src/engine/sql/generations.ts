@@ -2,6 +2,7 @@
 
 import type { Queryable } from '../../db/pool.ts';
 import type { AcceptedRoutes } from '../types.ts';
+import { callWithPayload } from './batched.ts';
 
 export interface GenerationInsert {
   id: string;
@@ -144,10 +145,13 @@ export async function acceptGeneration(
             jobs: { task: start.claimOrJobs.task, max_attempts: start.claimOrJobs.maxAttempts },
           }),
   };
-  const { rows } = await db.query<{
-    accepted: { created_at?: string; claimed?: string[]; attempts?: Record<string, string>; short?: number | null };
-  }>('select accept_generation($1::jsonb) as accepted', [JSON.stringify(payload)]);
-  const accepted = rows[0]?.accepted ?? {};
+  const accepted =
+    (await callWithPayload<{
+      created_at?: string;
+      claimed?: string[];
+      attempts?: Record<string, string>;
+      short?: number | null;
+    }>(db, 'accept_generation', payload, g.teamId)) ?? {};
   if (accepted.created_at === undefined) return { kind: 'short', balance: accepted.short ?? undefined };
   return {
     kind: 'accepted',

@@ -1,0 +1,107 @@
+// Group commit for the two calls every generation makes: accept_generation and finish_item. A call
+// made while `inFlight` calls of the same function are under way waits, and the calls that waited
+// are then sent together, as one statement and so one transaction (call_each, migration 0040),
+// each in its own savepoint. Under load this is what the database's time goes on: one transaction,
+// one commit, one lock of a team's row per batch instead of per call, and no waiting on one
+// another's lock of that row. A call made while the database keeps up goes alone, as it was made.
+//
+// A call's outcome is its own: one that fails in a batch is undone alone and fails its caller
+// with its SQLSTATE; a batch that fails as a whole (the connection lost, the statement cancelled)
+// fails each of its callers with that error, as it would have failed each call alone, and each
+// caller judges from it what it judges from its own call's failure (e.g. whether a COMMIT it did
+// not hear the end of went through). The calls of a batch run in the order of their `order` key
+// (the team), so that two batches lock team rows in one order and cannot deadlock on them.
+import type pg from 'pg';
+
+/** A call that failed inside a batch: the error PostgreSQL raised in it. */
+export class BatchedCallError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'BatchedCallError';
+    this.code = code;
+  }
+}
+
+export interface BatchedCallOptions {
+  /** Calls of the function under way at once; more wait and go together. */
+  inFlight: number;
+  /** The most calls one statement carries (each is a savepoint: PostgreSQL keeps 64 per transaction in memory). */
+  maxBatch: number;
+}
+
+interface Waiting {
+  payload: unknown;
+  order: string;
+  resolve(answer: unknown): void;
+  reject(err: unknown): void;
+}
+
+type Answer = { ok: unknown } | { error: { code: string; message: string } };
+
+/** The calls of one database function that takes and answers one jsonb, batched as they come. */
+export class BatchedCall {
+  readonly #pool: pg.Pool;
+  readonly #fn: 'accept_generation' | 'finish_item';
+  readonly #options: BatchedCallOptions;
+  #waiting: Waiting[] = [];
+  #inFlight = 0;
+  /** Statements sent, those that carried more than one call, and the calls they carried. */
+  readonly sent = { statements: 0, batches: 0, calls: 0 };
+
+  constructor(pool: pg.Pool, fn: 'accept_generation' | 'finish_item', options: BatchedCallOptions) {
+    this.#pool = pool;
+    this.#fn = fn;
+    this.#options = options;
+  }
+
+  /** Calls the function with `payload`; `order` places it in a batch. */
+  call<T>(payload: unknown, order: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.push({ payload, order, resolve: resolve as (answer: unknown) => void, reject });
+      this.#send();
+    });
+  }
+
+  #send(): void {
+    while (this.#inFlight < this.#options.inFlight && this.#waiting.length > 0) {
+      const calls = this.#waiting.splice(0, this.#options.maxBatch);
+      this.#inFlight += 1;
+      this.#run(calls).finally(() => {
+        this.#inFlight -= 1;
+        this.#send();
+      });
+    }
+  }
+
+  async #run(calls: Waiting[]): Promise<void> {
+    this.sent.statements += 1;
+    this.sent.calls += calls.length;
+    try {
+      if (calls.length === 1) {
+        const [call] = calls as [Waiting];
+        const { rows } = await this.#pool.query<{ answer: unknown }>(`select ${this.#fn}($1::jsonb) as answer`, [
+          JSON.stringify(call.payload),
+        ]);
+        call.resolve(rows[0]?.answer);
+        return;
+      }
+      this.sent.batches += 1;
+      const ordered = [...calls].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+      const { rows } = await this.#pool.query<{ answers: Answer[] }>(
+        'select call_each($1::text, $2::jsonb) as answers',
+        [this.#fn, JSON.stringify(ordered.map((c) => c.payload))],
+      );
+      const answers = rows[0]?.answers ?? [];
+      for (const [i, call] of ordered.entries()) {
+        const answer = answers[i];
+        if (answer && 'ok' in answer) call.resolve(answer.ok);
+        else if (answer) call.reject(new BatchedCallError(answer.error.code, answer.error.message));
+        else call.reject(new Error(`call_each answered ${answers.length} of ${ordered.length} calls`));
+      }
+    } catch (err) {
+      for (const call of calls) call.reject(err);
+    }
+  }
+}

@@ -1,0 +1,230 @@
+// accept_generation and finish_item calls made while earlier ones are under way go to the database
+// together, one statement and one transaction (src/db/batched-calls.ts, migration 0040), and each
+// call's outcome stays its own: a call that fails in a batch fails alone, a team that cannot pay is
+// refused alone, the charges and refunds of the others are each a ledger row, and the balance is
+// their sum. A lock on the team's row, held by this test, keeps the first call under way while the
+// others wait, so the batch is made for certain rather than by timing.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { BatchedCall, BatchedCallError } from '../src/db/batched-calls.ts';
+import { newId } from '../src/lib/ids.ts';
+import { createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+
+const PRICE = 40;
+const SPENT = 15;
+
+/** An accept_generation payload: one text item claimed at accept (migration 0036's shape). */
+function acceptPayload(teamId: string, generationId = newId('gen')) {
+  const input = { prompt: 'batched', max_tokens: 10 };
+  return {
+    generation: {
+      id: generationId,
+      team_id: teamId,
+      workspace_id: null,
+      operation: 'text.generate',
+      model: 'simulator-text',
+      input,
+      credits_charged: PRICE,
+      total_items: 1,
+      estimated_seconds: 1,
+      webhook_url: null,
+      retention_days: 0,
+      input_keys: [],
+      parent_item_id: null,
+      purpose: null,
+      traceparent: null,
+    },
+    charge: { id: newId('led'), reason: 'text.generate' },
+    items: [
+      {
+        id: newId('item'),
+        position: 0,
+        type: 'text',
+        model: 'simulator-text',
+        input,
+        price: PRICE,
+        storage_token: 'batched',
+        accepted_routes: 'catalog',
+        run_at: null,
+      },
+    ],
+    claim: { lease_ms: 60_000, default_cap: 1_000 },
+  };
+}
+
+/** A finish_item payload completing the item of `accepted`, settled at SPENT credits. */
+function finishPayload(accepted: ReturnType<typeof acceptPayload>) {
+  const item = accepted.items[0] as { id: string };
+  return {
+    item_id: item.id,
+    team_id: accepted.generation.team_id,
+    route_served: null,
+    ledger_id: newId('led'),
+    wake: { default_cap: 1_000, task: 'run_generation_item', max_attempts: 3, channel: 'item_room' },
+    ok: true,
+    url: `http://127.0.0.1/results/${item.id}.txt`,
+    result: { text: 'done' },
+    bytes: 4,
+    attempt: null,
+    actual_credits: SPENT,
+  };
+}
+
+describe('calls made while others are under way are sent together, each with its own outcome', () => {
+  let server: TestServer;
+  let pool: pg.Pool;
+  let locker: pg.Client;
+  let rich: TeamFixture;
+  let poor: TeamFixture;
+
+  /** Holds the team's row locked until `release` is called. */
+  const lockTeam = async (teamId: string) => {
+    await locker.query('begin');
+    await locker.query('select 1 from teams where id = $1 for update', [teamId]);
+    return () => locker.query('commit');
+  };
+  /**
+   * Resolves once a session waits for a lock (the first call is under way and held). Asked on a
+   * connection of the pool: the locker's transaction would see one snapshot of the activity.
+   */
+  const untilWaiting = async () => {
+    for (;;) {
+      const { rows } = await pool.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+      );
+      if ((rows[0]?.n ?? 0) > 0) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const ledgerOf = async (teamId: string) =>
+    (
+      await pool.query<{ kind: string; amount: number; generation_id: string }>(
+        'select kind, amount, generation_id from credit_ledger where team_id = $1 order by created_at, id',
+        [teamId],
+      )
+    ).rows;
+  const balanceOf = async (teamId: string) =>
+    (await pool.query<{ credits: number }>('select credits from teams where id = $1', [teamId])).rows[0]?.credits;
+
+  before(async () => {
+    server = await startTestServer({ worker: false });
+    rich = await createTeam(server, 1_000, 'rich');
+    poor = await createTeam(server, PRICE - 1, 'poor');
+    pool = new pg.Pool({ connectionString: server.databaseUrl, max: 4 });
+    locker = new pg.Client({ connectionString: server.databaseUrl });
+    await locker.connect();
+  });
+  after(async () => {
+    await locker.end();
+    await pool.end();
+    await server.close();
+  });
+
+  test('accepts and finishes: one batch each, a failing call and a short team refused alone, the ledger exact', async () => {
+    const accept = new BatchedCall(pool, 'accept_generation', { inFlight: 1, maxBatch: 32 });
+    const finish = new BatchedCall(pool, 'finish_item', { inFlight: 1, maxBatch: 32 });
+    const ledgerBefore = await ledgerOf(rich.id);
+    const balanceBefore = await balanceOf(rich.id);
+
+    // The first call waits on the team's row; the rest wait for it, and then go as one batch.
+    const release = await lockTeam(rich.id);
+    const first = acceptPayload(rich.id);
+    const firstAnswer = accept.call<Record<string, unknown>>(first, rich.id);
+    await untilWaiting();
+    const batch = [acceptPayload(rich.id), acceptPayload(rich.id), acceptPayload(rich.id)];
+    const twin = acceptPayload(rich.id, batch[0]?.generation.id);
+    const short = acceptPayload(poor.id);
+    const answers = [...batch, twin, short].map((payload) =>
+      accept.call<Record<string, unknown>>(payload, payload.generation.team_id),
+    );
+    assert.deepEqual(accept.sent, { statements: 1, batches: 0, calls: 1 });
+    await release();
+
+    const settled = await Promise.allSettled([firstAnswer, ...answers]);
+    assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 6 });
+    const [firstOutcome, a, b, c, twinOutcome, shortOutcome] = settled;
+    for (const outcome of [firstOutcome, a, b, c]) {
+      assert.equal(outcome?.status, 'fulfilled');
+      assert.equal(typeof (outcome as PromiseFulfilledResult<Record<string, unknown>>).value.created_at, 'string');
+    }
+    // The same generation twice: the second fails alone, with PostgreSQL's code.
+    assert.equal(twinOutcome?.status, 'rejected');
+    const err = (twinOutcome as PromiseRejectedResult).reason;
+    assert.ok(err instanceof BatchedCallError);
+    assert.equal(err.code, '23505');
+    // A team that cannot pay is told so (its balance), and nothing of it is written.
+    assert.deepEqual((shortOutcome as PromiseFulfilledResult<Record<string, unknown>>).value, { short: PRICE - 1 });
+    assert.equal(await balanceOf(poor.id), PRICE - 1);
+    assert.equal((await pool.query('select 1 from generations where team_id = $1', [poor.id])).rowCount, 0);
+
+    // Four generations charged once each.
+    const accepted = [first, ...batch];
+    const charges = (await ledgerOf(rich.id)).slice(ledgerBefore.length);
+    // (A batch's rows share their transaction's time: compared in the order of their generations.)
+    const byGeneration = (a: unknown[], b: unknown[]) => String(a.at(-1)).localeCompare(String(b.at(-1)));
+    assert.deepEqual(
+      charges.map((row) => [row.kind, row.amount, row.generation_id]).sort(byGeneration),
+      accepted.map((p) => ['charge', -PRICE, p.generation.id]).sort(byGeneration),
+    );
+    assert.equal(await balanceOf(rich.id), (balanceBefore ?? 0) - 4 * PRICE);
+
+    // Their finishes, batched the same way: each item completed once, its unspent credits refunded.
+    const releaseAgain = await lockTeam(rich.id);
+    const firstFinish = finish.call<Record<string, unknown>>(finishPayload(first), rich.id);
+    await untilWaiting();
+    const finishes = batch.map((p) => finish.call<Record<string, unknown>>(finishPayload(p), rich.id));
+    // One of them twice: recorded once, the other call told it had finished.
+    const again = finish.call<Record<string, unknown>>(
+      finishPayload(batch[0] as ReturnType<typeof acceptPayload>),
+      rich.id,
+    );
+    await releaseAgain();
+    const finished = await Promise.all([firstFinish, ...finishes, again]);
+    assert.deepEqual(finish.sent, { statements: 2, batches: 1, calls: 5 });
+    for (const answer of finished.slice(0, 4)) {
+      assert.equal(answer.recorded, true);
+      assert.equal(answer.status, 'completed');
+      assert.equal(answer.refund, PRICE - SPENT);
+    }
+    assert.deepEqual(finished[4], { recorded: false });
+    const rows = (await ledgerOf(rich.id)).slice(ledgerBefore.length);
+    assert.deepEqual(
+      rows
+        .filter((row) => row.kind === 'refund')
+        .map((row) => [row.amount, row.generation_id])
+        .sort(byGeneration),
+      accepted.map((p) => [PRICE - SPENT, p.generation.id]).sort(byGeneration),
+    );
+    const sum = (await ledgerOf(rich.id)).reduce((total, row) => total + row.amount, 0);
+    assert.equal(await balanceOf(rich.id), sum);
+    assert.equal(await balanceOf(rich.id), (balanceBefore ?? 0) - 4 * SPENT);
+  });
+
+  test('a batch that fails as a whole fails each of its calls, and nothing of it is written', async () => {
+    // Statements cancelled by their timeout while they wait on the team's row.
+    const cancelling = new pg.Pool({ connectionString: server.databaseUrl, max: 2, statement_timeout: 2_000 });
+    try {
+      const accept = new BatchedCall(cancelling, 'accept_generation', { inFlight: 1, maxBatch: 32 });
+      const balanceBefore = await balanceOf(rich.id);
+      const release = await lockTeam(rich.id);
+      const payloads = [acceptPayload(rich.id), acceptPayload(rich.id), acceptPayload(rich.id)];
+      const first = accept.call(payloads[0], rich.id);
+      await untilWaiting();
+      const rest = payloads.slice(1).map((p) => accept.call(p, rich.id));
+      const outcomes = await Promise.allSettled([first, ...rest]);
+      await release();
+      assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 3 });
+      for (const outcome of outcomes) {
+        assert.equal(outcome.status, 'rejected');
+        assert.equal((outcome as PromiseRejectedResult).reason.code, '57014');
+      }
+      const ids = payloads.map((p) => p.generation.id);
+      assert.equal((await pool.query('select 1 from generations where id = any($1)', [ids])).rowCount, 0);
+      assert.equal((await pool.query('select 1 from credit_ledger where generation_id = any($1)', [ids])).rowCount, 0);
+      assert.equal(await balanceOf(rich.id), balanceBefore);
+    } finally {
+      await cancelling.end();
+    }
+  });
+});
