@@ -12,6 +12,16 @@
 // not hear the end of went through). The calls of a batch run in the order of their `order` key
 // (the team), so that two batches lock team rows in one order and cannot deadlock on them.
 import type pg from 'pg';
+import type { Queryable } from './pool.ts';
+
+/** The functions call_each calls: each takes one jsonb and answers one. */
+export type BatchableFunction = 'accept_generation' | 'finish_item';
+
+/** One call of `fn` with `payload`, alone, on `db` (the pool, or a client inside a transaction). */
+export async function callOnce<T>(db: Queryable, fn: BatchableFunction, payload: unknown): Promise<T | undefined> {
+  const { rows } = await db.query<{ answer: T }>(`select ${fn}($1::jsonb) as answer`, [JSON.stringify(payload)]);
+  return rows[0]?.answer;
+}
 
 /** A call that failed inside a batch: the error PostgreSQL raised in it. */
 export class BatchedCallError extends Error {
@@ -43,14 +53,14 @@ type Answer = { ok: unknown } | { error: { code: string; message: string } };
 /** The calls of one database function that takes and answers one jsonb, batched as they come. */
 export class BatchedCall {
   readonly #pool: pg.Pool;
-  readonly #fn: 'accept_generation' | 'finish_item';
+  readonly #fn: BatchableFunction;
   readonly #options: BatchedCallOptions;
   #waiting: Waiting[] = [];
   #inFlight = 0;
   /** Statements sent, those that carried more than one call, and the calls they carried. */
   readonly sent = { statements: 0, batches: 0, calls: 0 };
 
-  constructor(pool: pg.Pool, fn: 'accept_generation' | 'finish_item', options: BatchedCallOptions) {
+  constructor(pool: pg.Pool, fn: BatchableFunction, options: BatchedCallOptions) {
     this.#pool = pool;
     this.#fn = fn;
     this.#options = options;
@@ -81,10 +91,7 @@ export class BatchedCall {
     try {
       if (calls.length === 1) {
         const [call] = calls as [Waiting];
-        const { rows } = await this.#pool.query<{ answer: unknown }>(`select ${this.#fn}($1::jsonb) as answer`, [
-          JSON.stringify(call.payload),
-        ]);
-        call.resolve(rows[0]?.answer);
+        call.resolve(await callOnce(this.#pool, this.#fn, call.payload));
         return;
       }
       this.sent.batches += 1;

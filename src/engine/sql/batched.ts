@@ -1,16 +1,16 @@
 // accept_generation and finish_item made on the pool (not inside a transaction of the caller's)
 // go through one batcher per pool and function (src/db/batched-calls.ts).
 import pg from 'pg';
-import { BatchedCall } from '../../db/batched-calls.ts';
+import { type BatchableFunction, BatchedCall, callOnce } from '../../db/batched-calls.ts';
 import type { Queryable } from '../../db/pool.ts';
 
 /** Two statements of each function under way at once (the rest wait and go together), each of at most 32 calls. */
 const BATCHING = { inFlight: 2, maxBatch: 32 };
 
-const batchers = new WeakMap<pg.Pool, Record<'accept_generation' | 'finish_item', BatchedCall>>();
+const batchers = new WeakMap<pg.Pool, Record<BatchableFunction, BatchedCall>>();
 
 /** The batchers of a pool. */
-export function batchedCalls(pool: pg.Pool): Record<'accept_generation' | 'finish_item', BatchedCall> {
+function batchedCalls(pool: pg.Pool): Record<BatchableFunction, BatchedCall> {
   let calls = batchers.get(pool);
   if (!calls) {
     calls = {
@@ -28,11 +28,9 @@ export function batchedCalls(pool: pg.Pool): Record<'accept_generation' | 'finis
  */
 export async function callWithPayload<T>(
   db: Queryable,
-  fn: 'accept_generation' | 'finish_item',
+  fn: BatchableFunction,
   payload: unknown,
   order: string,
 ): Promise<T | undefined> {
-  if (db instanceof pg.Pool) return batchedCalls(db)[fn].call<T>(payload, order);
-  const { rows } = await db.query<{ answer: T }>(`select ${fn}($1::jsonb) as answer`, [JSON.stringify(payload)]);
-  return rows[0]?.answer;
+  return db instanceof pg.Pool ? batchedCalls(db)[fn].call<T>(payload, order) : callOnce<T>(db, fn, payload);
 }
