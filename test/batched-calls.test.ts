@@ -8,67 +8,65 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { BatchedCall, BatchedCallError } from '../src/db/batched-calls.ts';
+import { wakeTarget } from '../src/engine/create.ts';
+import { finishItemPayload } from '../src/engine/sql/finish.ts';
+import { acceptGenerationPayload } from '../src/engine/sql/generations.ts';
 import { newId } from '../src/lib/ids.ts';
 import { createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
 const PRICE = 40;
 const SPENT = 15;
 
-/** An accept_generation payload: one text item claimed at accept (migration 0036's shape). */
-function acceptPayload(teamId: string, generationId = newId('gen')) {
+/** A generation of one text item, claimed at accept, as the engine accepts it. */
+function acceptance(teamId: string, generationId = newId('gen')) {
   const input = { prompt: 'batched', max_tokens: 10 };
-  return {
-    generation: {
+  const itemId = newId('item');
+  const payload = acceptGenerationPayload(
+    {
       id: generationId,
-      team_id: teamId,
-      workspace_id: null,
+      teamId,
+      workspaceId: null,
       operation: 'text.generate',
       model: 'simulator-text',
       input,
-      credits_charged: PRICE,
-      total_items: 1,
-      estimated_seconds: 1,
-      webhook_url: null,
-      retention_days: 0,
-      input_keys: [],
-      parent_item_id: null,
-      purpose: null,
-      traceparent: null,
+      creditsCharged: PRICE,
+      totalItems: 1,
+      estimatedSeconds: 1,
+      webhookUrl: null,
+      retentionDays: 0,
+      inputKeys: [],
+      items: [
+        {
+          id: itemId,
+          position: 0,
+          type: 'text',
+          model: 'simulator-text',
+          input,
+          price: PRICE,
+          storageToken: 'batched',
+          acceptedRoutes: 'catalog',
+        },
+      ],
     },
-    charge: { id: newId('led'), reason: 'text.generate' },
-    items: [
-      {
-        id: newId('item'),
-        position: 0,
-        type: 'text',
-        model: 'simulator-text',
-        input,
-        price: PRICE,
-        storage_token: 'batched',
-        accepted_routes: 'catalog',
-        run_at: null,
-      },
-    ],
-    claim: { lease_ms: 60_000, default_cap: 1_000 },
-  };
+    { ledgerId: newId('led'), reason: 'text.generate' },
+    { claim: { leaseMs: 60_000, defaultCap: 1_000 } },
+  );
+  return { generationId, itemId, teamId, payload };
 }
 
-/** A finish_item payload completing the item of `accepted`, settled at SPENT credits. */
-function finishPayload(accepted: ReturnType<typeof acceptPayload>) {
-  const item = accepted.items[0] as { id: string };
-  return {
-    item_id: item.id,
-    team_id: accepted.generation.team_id,
-    route_served: null,
-    ledger_id: newId('led'),
-    wake: { default_cap: 1_000, task: 'run_generation_item', max_attempts: 3, channel: 'item_room' },
+/** Its item completed, settled at SPENT credits, as the engine records it. */
+function completion(accepted: ReturnType<typeof acceptance>) {
+  return finishItemPayload({
+    itemId: accepted.itemId,
+    teamId: accepted.teamId,
+    ledgerId: newId('led'),
+    wake: wakeTarget(1_000),
     ok: true,
-    url: `http://127.0.0.1/results/${item.id}.txt`,
+    url: `http://127.0.0.1/results/${accepted.itemId}.txt`,
     result: { text: 'done' },
     bytes: 4,
-    attempt: null,
-    actual_credits: SPENT,
-  };
+    actualCredits: SPENT,
+  });
 }
 
 describe('calls made while others are under way are sent together, each with its own outcome', () => {
@@ -129,14 +127,14 @@ describe('calls made while others are under way are sent together, each with its
 
     // The first call waits on the team's row; the rest wait for it, and then go as one batch.
     const release = await lockTeam(rich.id);
-    const first = acceptPayload(rich.id);
-    const firstAnswer = accept.call<Record<string, unknown>>(first, rich.id);
+    const first = acceptance(rich.id);
+    const firstAnswer = accept.call<Record<string, unknown>>(first.payload, rich.id);
     await untilWaiting();
-    const batch = [acceptPayload(rich.id), acceptPayload(rich.id), acceptPayload(rich.id)];
-    const twin = acceptPayload(rich.id, batch[0]?.generation.id);
-    const short = acceptPayload(poor.id);
-    const answers = [...batch, twin, short].map((payload) =>
-      accept.call<Record<string, unknown>>(payload, payload.generation.team_id),
+    const batch = [acceptance(rich.id), acceptance(rich.id), acceptance(rich.id)];
+    const twin = acceptance(rich.id, batch[0]?.generationId);
+    const short = acceptance(poor.id);
+    const answers = [...batch, twin, short].map(({ payload, teamId }) =>
+      accept.call<Record<string, unknown>>(payload, teamId),
     );
     assert.deepEqual(accept.sent, { statements: 1, batches: 0, calls: 1 });
     await release();
@@ -165,20 +163,17 @@ describe('calls made while others are under way are sent together, each with its
     const byGeneration = (a: unknown[], b: unknown[]) => String(a.at(-1)).localeCompare(String(b.at(-1)));
     assert.deepEqual(
       charges.map((row) => [row.kind, row.amount, row.generation_id]).sort(byGeneration),
-      accepted.map((p) => ['charge', -PRICE, p.generation.id]).sort(byGeneration),
+      accepted.map((a) => ['charge', -PRICE, a.generationId]).sort(byGeneration),
     );
     assert.equal(await balanceOf(rich.id), (balanceBefore ?? 0) - 4 * PRICE);
 
     // Their finishes, batched the same way: each item completed once, its unspent credits refunded.
     const releaseAgain = await lockTeam(rich.id);
-    const firstFinish = finish.call<Record<string, unknown>>(finishPayload(first), rich.id);
+    const firstFinish = finish.call<Record<string, unknown>>(completion(first), rich.id);
     await untilWaiting();
-    const finishes = batch.map((p) => finish.call<Record<string, unknown>>(finishPayload(p), rich.id));
+    const finishes = batch.map((a) => finish.call<Record<string, unknown>>(completion(a), rich.id));
     // One of them twice: recorded once, the other call told it had finished.
-    const again = finish.call<Record<string, unknown>>(
-      finishPayload(batch[0] as ReturnType<typeof acceptPayload>),
-      rich.id,
-    );
+    const again = finish.call<Record<string, unknown>>(completion(batch[0] as ReturnType<typeof acceptance>), rich.id);
     await releaseAgain();
     const finished = await Promise.all([firstFinish, ...finishes, again]);
     assert.deepEqual(finish.sent, { statements: 2, batches: 1, calls: 5 });
@@ -194,7 +189,7 @@ describe('calls made while others are under way are sent together, each with its
         .filter((row) => row.kind === 'refund')
         .map((row) => [row.amount, row.generation_id])
         .sort(byGeneration),
-      accepted.map((p) => [PRICE - SPENT, p.generation.id]).sort(byGeneration),
+      accepted.map((a) => [PRICE - SPENT, a.generationId]).sort(byGeneration),
     );
     const sum = (await ledgerOf(rich.id)).reduce((total, row) => total + row.amount, 0);
     assert.equal(await balanceOf(rich.id), sum);
@@ -208,10 +203,10 @@ describe('calls made while others are under way are sent together, each with its
       const accept = new BatchedCall(cancelling, 'accept_generation', { inFlight: 1, maxBatch: 32 });
       const balanceBefore = await balanceOf(rich.id);
       const release = await lockTeam(rich.id);
-      const payloads = [acceptPayload(rich.id), acceptPayload(rich.id), acceptPayload(rich.id)];
-      const first = accept.call(payloads[0], rich.id);
+      const accepts = [acceptance(rich.id), acceptance(rich.id), acceptance(rich.id)];
+      const first = accept.call(accepts[0]?.payload, rich.id);
       await untilWaiting();
-      const rest = payloads.slice(1).map((p) => accept.call(p, rich.id));
+      const rest = accepts.slice(1).map((a) => accept.call(a.payload, rich.id));
       const outcomes = await Promise.allSettled([first, ...rest]);
       await release();
       assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 3 });
@@ -219,7 +214,7 @@ describe('calls made while others are under way are sent together, each with its
         assert.equal(outcome.status, 'rejected');
         assert.equal((outcome as PromiseRejectedResult).reason.code, '57014');
       }
-      const ids = payloads.map((p) => p.generation.id);
+      const ids = accepts.map((a) => a.generationId);
       assert.equal((await pool.query('select 1 from generations where id = any($1)', [ids])).rowCount, 0);
       assert.equal((await pool.query('select 1 from credit_ledger where generation_id = any($1)', [ids])).rowCount, 0);
       assert.equal(await balanceOf(rich.id), balanceBefore);

@@ -53,6 +53,11 @@ export type Finished =
  * counts and final status, and the team's waiting items started.
  */
 export async function recordFinish(db: Queryable, f: FinishRecord): Promise<Finished> {
+  return (await callWithPayload<Finished>(db, 'finish_item', finishItemPayload(f), f.teamId)) ?? { recorded: false };
+}
+
+/** What finish_item takes for an item's outcome (see recordFinish). */
+export function finishItemPayload(f: FinishRecord): Record<string, unknown> {
   const common = {
     item_id: f.itemId,
     team_id: f.teamId,
@@ -60,7 +65,7 @@ export async function recordFinish(db: Queryable, f: FinishRecord): Promise<Fini
     ledger_id: f.ledgerId,
     wake: f.wake,
   };
-  const payload = f.ok
+  return f.ok
     ? {
         ...common,
         ok: true,
@@ -86,7 +91,6 @@ export async function recordFinish(db: Queryable, f: FinishRecord): Promise<Fini
         spare_storing: f.spareStoring,
         lease_lapsed: f.leaseLapsed,
       };
-  return (await callWithPayload<Finished>(db, 'finish_item', payload, f.teamId)) ?? { recorded: false };
 }
 
 /**

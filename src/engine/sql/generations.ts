@@ -94,7 +94,29 @@ export async function acceptGeneration(
   charge: { ledgerId: string; reason: string },
   start: ItemsStart,
 ): Promise<Acceptance> {
-  const payload = {
+  const accepted =
+    (await callWithPayload<{
+      created_at?: string;
+      claimed?: string[];
+      attempts?: Record<string, string>;
+      short?: number | null;
+    }>(db, 'accept_generation', acceptGenerationPayload(g, charge, start), g.teamId)) ?? {};
+  if (accepted.created_at === undefined) return { kind: 'short', balance: accepted.short ?? undefined };
+  return {
+    kind: 'accepted',
+    createdAt: new Date(accepted.created_at),
+    claimed: accepted.claimed ?? [],
+    attempts: accepted.attempts ?? {},
+  };
+}
+
+/** What accept_generation takes for a generation (see acceptGeneration). */
+export function acceptGenerationPayload(
+  g: GenerationInsert,
+  charge: { ledgerId: string; reason: string },
+  start: ItemsStart,
+): Record<string, unknown> {
+  return {
     generation: {
       id: g.id,
       team_id: g.teamId,
@@ -144,20 +166,6 @@ export async function acceptGeneration(
             },
             jobs: { task: start.claimOrJobs.task, max_attempts: start.claimOrJobs.maxAttempts },
           }),
-  };
-  const accepted =
-    (await callWithPayload<{
-      created_at?: string;
-      claimed?: string[];
-      attempts?: Record<string, string>;
-      short?: number | null;
-    }>(db, 'accept_generation', payload, g.teamId)) ?? {};
-  if (accepted.created_at === undefined) return { kind: 'short', balance: accepted.short ?? undefined };
-  return {
-    kind: 'accepted',
-    createdAt: new Date(accepted.created_at),
-    claimed: accepted.claimed ?? [],
-    attempts: accepted.attempts ?? {},
   };
 }
 
