@@ -1,7 +1,7 @@
 // accept_generation and finish_item calls made while earlier ones are under way go to the database
-// together, one statement and one transaction (src/db/batched-calls.ts, migration 0040), and each
-// call's outcome stays its own: a call that fails in a batch fails alone, a team that cannot pay is
-// refused alone, the charges and refunds of the others are each a ledger row, and the balance is
+// together, one statement and one transaction (src/db/batched-calls.ts, migration 0041), and each
+// call's outcome stays its own: a call that fails in a batch fails alone (the batch is undone and
+// its other calls go again, so each counts once), a team that cannot pay is refused alone, the charges and refunds of the others are each a ledger row, and the balance is
 // their sum. A lock on the team's row, held by this test, keeps the first call under way while the
 // others wait, so the batch is made for certain rather than by timing.
 import assert from 'node:assert/strict';
@@ -119,7 +119,7 @@ describe('calls made while others are under way are sent together, each with its
     await server.close();
   });
 
-  test('accepts and finishes: one batch each, a failing call and a short team refused alone, the ledger exact', async () => {
+  test('accepts and finishes in batches: a failing call fails alone, its batch goes again without it, a short team is refused alone, the ledger exact', async () => {
     const accept = new BatchedCall(pool, 'accept_generation', { inFlight: 1, maxBatch: 32 });
     const finish = new BatchedCall(pool, 'finish_item', { inFlight: 1, maxBatch: 32 });
     const ledgerBefore = await ledgerOf(rich.id);
@@ -136,11 +136,13 @@ describe('calls made while others are under way are sent together, each with its
     const answers = [...batch, twin, short].map(({ payload, teamId }) =>
       accept.call<Record<string, unknown>>(payload, teamId),
     );
-    assert.deepEqual(accept.sent, { statements: 1, batches: 0, calls: 1 });
+    assert.deepEqual(accept.sent, { statements: 1, batches: 0, calls: 1, again: 0 });
     await release();
 
     const settled = await Promise.allSettled([firstAnswer, ...answers]);
-    assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 6 });
+    // The five went as one batch; the twin raised, so that batch was undone and the other four went
+    // again as a second batch.
+    assert.deepEqual(accept.sent, { statements: 3, batches: 2, calls: 10, again: 4 });
     const [firstOutcome, a, b, c, twinOutcome, shortOutcome] = settled;
     for (const outcome of [firstOutcome, a, b, c]) {
       assert.equal(outcome?.status, 'fulfilled');
@@ -176,7 +178,7 @@ describe('calls made while others are under way are sent together, each with its
     const again = finish.call<Record<string, unknown>>(completion(batch[0] as ReturnType<typeof acceptance>), rich.id);
     await releaseAgain();
     const finished = await Promise.all([firstFinish, ...finishes, again]);
-    assert.deepEqual(finish.sent, { statements: 2, batches: 1, calls: 5 });
+    assert.deepEqual(finish.sent, { statements: 2, batches: 1, calls: 5, again: 0 });
     for (const answer of finished.slice(0, 4)) {
       assert.equal(answer.recorded, true);
       assert.equal(answer.status, 'completed');
@@ -209,7 +211,7 @@ describe('calls made while others are under way are sent together, each with its
       const rest = accepts.slice(1).map((a) => accept.call(a.payload, rich.id));
       const outcomes = await Promise.allSettled([first, ...rest]);
       await release();
-      assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 3 });
+      assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 3, again: 0 });
       for (const outcome of outcomes) {
         assert.equal(outcome.status, 'rejected');
         assert.equal((outcome as PromiseRejectedResult).reason.code, '57014');

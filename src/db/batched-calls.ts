@@ -1,20 +1,23 @@
 // Group commit for the two calls every generation makes: accept_generation and finish_item. A call
 // made while `inFlight` calls of the same function are under way waits, and the calls that waited
-// are then sent together, as one statement and so one transaction (call_each, migration 0040),
-// each in its own savepoint. Under load this is what the database's time goes on: one transaction,
-// one commit, one lock of a team's row per batch instead of per call, and no waiting on one
-// another's lock of that row. A call made while the database keeps up goes alone, as it was made.
+// are then sent together, as one statement and so one transaction (call_all, migration 0041).
+// Under load this is what the database's time goes on: one transaction, one commit, one lock of a
+// team's row per batch instead of per call, and no waiting on one another's lock of that row. A
+// call made while the database keeps up goes alone, as it was made.
 //
-// A call's outcome is its own: one that fails in a batch is undone alone and fails its caller
-// with its SQLSTATE; a batch that fails as a whole (the connection lost, the statement cancelled)
-// fails each of its callers with that error, as it would have failed each call alone, and each
-// caller judges from it what it judges from its own call's failure (e.g. whether a COMMIT it did
-// not hear the end of went through). The calls of a batch run in the order of their `order` key
-// (the team), so that two batches lock team rows in one order and cannot deadlock on them.
+// A call's outcome is its own. The calls of a batch share one subtransaction (a savepoint each
+// would cost the database more than the batch saves): when one of them raises, the database undoes
+// the whole batch and says which call it was; that call fails its caller with its SQLSTATE, and the
+// others are sent again, first in line, so each counts once. A batch that fails as a whole (the
+// connection lost, the statement cancelled) fails each of its callers with that error, as it would
+// have failed each call alone, and each caller judges from it what it judges from its own call's
+// failure (e.g. whether a COMMIT it did not hear the end of went through). The calls of a batch run
+// in the order of their `order` key (the team), so that two batches lock team rows in one order
+// and cannot deadlock on them.
 import type pg from 'pg';
 import type { Queryable } from './pool.ts';
 
-/** The functions call_each calls: each takes one jsonb and answers one. */
+/** The functions call_all calls: each takes one jsonb and answers one. */
 export type BatchableFunction = 'accept_generation' | 'finish_item';
 
 /** One call of `fn` with `payload`, alone, on `db` (the pool, or a client inside a transaction). */
@@ -37,7 +40,7 @@ export class BatchedCallError extends Error {
 export interface BatchedCallOptions {
   /** Calls of the function under way at once; more wait and go together. */
   inFlight: number;
-  /** The most calls one statement carries (each is a savepoint: PostgreSQL keeps 64 per transaction in memory). */
+  /** The most calls one statement carries. */
   maxBatch: number;
 }
 
@@ -48,7 +51,8 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-type Answer = { ok: unknown } | { error: { code: string; message: string } };
+/** call_all's answer: each call's answer in order, or which call raised (all were undone). */
+type Answers = unknown[] | { failed: number; error: { code: string; message: string } };
 
 /** The calls of one database function that takes and answers one jsonb, batched as they come. */
 export class BatchedCall {
@@ -57,8 +61,11 @@ export class BatchedCall {
   readonly #options: BatchedCallOptions;
   #waiting: Waiting[] = [];
   #inFlight = 0;
-  /** Statements sent, those that carried more than one call, and the calls they carried. */
-  readonly sent = { statements: 0, batches: 0, calls: 0 };
+  /**
+   * Statements sent, those that carried more than one call, the calls they carried, and of these
+   * the calls sent again because another call of their batch raised.
+   */
+  readonly sent = { statements: 0, batches: 0, calls: 0, again: 0 };
 
   constructor(pool: pg.Pool, fn: BatchableFunction, options: BatchedCallOptions) {
     this.#pool = pool;
@@ -96,16 +103,24 @@ export class BatchedCall {
       }
       this.sent.batches += 1;
       const ordered = [...calls].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-      const { rows } = await this.#pool.query<{ answers: Answer[] }>(
-        'select call_each($1::text, $2::jsonb) as answers',
-        [this.#fn, JSON.stringify(ordered.map((c) => c.payload))],
-      );
-      const answers = rows[0]?.answers ?? [];
+      const { rows } = await this.#pool.query<{ answers: Answers }>('select call_all($1::text, $2::jsonb) as answers', [
+        this.#fn,
+        JSON.stringify(ordered.map((c) => c.payload)),
+      ]);
+      const answers = rows[0]?.answers;
+      if (answers !== undefined && !Array.isArray(answers)) {
+        // One call raised and the batch was undone: that call fails, the others go again first.
+        const failed = ordered[answers.failed];
+        if (!failed) throw new Error(`call_all named call ${answers.failed} of ${ordered.length} as failed`);
+        failed.reject(new BatchedCallError(answers.error.code, answers.error.message));
+        const others = ordered.filter((call) => call !== failed);
+        this.sent.again += others.length;
+        this.#waiting.unshift(...others);
+        return;
+      }
       for (const [i, call] of ordered.entries()) {
-        const answer = answers[i];
-        if (answer && 'ok' in answer) call.resolve(answer.ok);
-        else if (answer) call.reject(new BatchedCallError(answer.error.code, answer.error.message));
-        else call.reject(new Error(`call_each answered ${answers.length} of ${ordered.length} calls`));
+        if (answers && i < answers.length) call.resolve(answers[i]);
+        else call.reject(new Error(`call_all answered ${answers?.length ?? 0} of ${ordered.length} calls`));
       }
     } catch (err) {
       for (const call of calls) call.reject(err);
