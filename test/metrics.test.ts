@@ -210,6 +210,16 @@ describe('what the service counts: generations, items, durations and vendor atte
     assert.equal(attempts({ ...schnell, outcome: 'submit_failed', error_kind: 'invalid_input' }), 1, allAttempts);
     assert.equal(seriesOf(m, 'genmedia_vendor_attempts_total').length, 2, allAttempts);
 
+    // Group commit: four accepts made one after the other, each alone (none waited for another).
+    const statements = (fn: string, kind: string) => sample(m, 'genmedia_db_statements_total', { function: fn, kind });
+    const calls = (fn: string, kind: string) => sample(m, 'genmedia_db_calls_total', { function: fn, kind });
+    assert.equal(statements('accept_generation', 'alone'), 4, seriesOf(m, 'genmedia_db_statements_total').join('\n'));
+    assert.equal(statements('accept_generation', 'batch'), 0);
+    assert.equal(calls('accept_generation', 'alone'), 4);
+    assert.equal(calls('accept_generation', 'batch'), 0);
+    assert.equal(sample(m, 'genmedia_db_calls_sent_again_total', { function: 'accept_generation' }), 0);
+    assert.ok((statements('finish_item', 'alone') ?? 0) >= 2, seriesOf(m, 'genmedia_db_statements_total').join('\n'));
+
     // Nothing the user sent becomes a label; nothing is left in the queue.
     assert.ok(!m.includes('lighthouse') && !m.includes('haiku'), 'prompts must not become labels');
     assert.equal(sample(m, 'genmedia_queue_stats_up'), 1);

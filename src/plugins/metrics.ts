@@ -1,6 +1,8 @@
+import pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { App } from '../app-types.ts';
 import type { Queryable } from '../db/pool.ts';
+import { batchedCallsSent } from '../engine/sql/batched.ts';
 import type { EngineMetrics } from '../engine/types.ts';
 import type { WorkErrorKind } from '../lib/errors.ts';
 import { bearerSecretHook } from '../modules/api-keys/hooks.ts';
@@ -137,6 +139,7 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
     registers: [registry],
   });
   installQueueGauges(registry, pool);
+  if (pool instanceof pg.Pool) installBatchCounters(registry, pool);
 
   return {
     generationAccepted: (g) => generations.inc({ operation: g.operation, model: g.model ?? 'none' }),
@@ -172,6 +175,52 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
         status_class: a.statusCode === null ? 'network' : `${Math.floor(a.statusCode / 100)}xx`,
       }),
   };
+}
+
+/**
+ * Group commit (src/db/batched-calls.ts), read from the pool's batchers at scrape time: the
+ * statements of accept_generation and finish_item (one call alone, or a batch of several), the
+ * calls they carried, and of these the calls sent again because another call of their batch
+ * raised. Calls made inside a caller's transaction are not batched and not counted.
+ */
+function installBatchCounters(registry: Registry, pool: pg.Pool): void {
+  new Counter({
+    name: 'genmedia_db_statements_total',
+    help: 'Statements of accept_generation and finish_item sent, by function and kind (alone: one call; batch: several calls in one transaction)',
+    labelNames: ['function', 'kind'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [fn, sent] of Object.entries(batchedCallsSent(pool))) {
+        this.inc({ function: fn, kind: 'alone' }, sent.statements - sent.batches);
+        this.inc({ function: fn, kind: 'batch' }, sent.batches);
+      }
+    },
+  });
+  new Counter({
+    name: 'genmedia_db_calls_total',
+    help: 'Calls of accept_generation and finish_item carried by those statements, by function and kind (alone, batch)',
+    labelNames: ['function', 'kind'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [fn, sent] of Object.entries(batchedCallsSent(pool))) {
+        const alone = sent.statements - sent.batches;
+        this.inc({ function: fn, kind: 'alone' }, alone);
+        this.inc({ function: fn, kind: 'batch' }, sent.calls - alone);
+      }
+    },
+  });
+  new Counter({
+    name: 'genmedia_db_calls_sent_again_total',
+    help: 'Calls of accept_generation and finish_item sent again because another call of their batch raised (the batch was undone), by function',
+    labelNames: ['function'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [fn, sent] of Object.entries(batchedCallsSent(pool))) this.inc({ function: fn }, sent.again);
+    },
+  });
 }
 
 // A scrape must answer even when the database does not: the queue's series wait this long at most.

@@ -34,3 +34,9 @@ export async function callWithPayload<T>(
 ): Promise<T | undefined> {
   return db instanceof pg.Pool ? batchedCalls(db)[fn].call<T>(payload, order) : callOnce<T>(db, fn, payload);
 }
+
+/** What the batchers of a pool have sent so far, by function (see BatchedCall's `sent`). */
+export function batchedCallsSent(pool: pg.Pool): Record<BatchableFunction, BatchedCall['sent']> {
+  const calls = batchedCalls(pool);
+  return { accept_generation: calls.accept_generation.sent, finish_item: calls.finish_item.sent };
+}
