@@ -26,7 +26,7 @@ import { executionContext, operations } from './operations.ts';
 import { createCredentialMetrics, createMetricsRegistry, createServiceMetrics } from './plugins/metrics.ts';
 import { loadWorkflows } from './providers/comfyui/workflows.ts';
 import { createProviderRegistry } from './providers/registry.ts';
-import type { Fetch } from './providers/types.ts';
+import { vendorFetch } from './providers/vendor-fetch.ts';
 import { createStorage, defaultLocalRoot } from './storage/index.ts';
 import { createMediaSigner } from './storage/signed-urls.ts';
 
@@ -133,14 +133,6 @@ function secretBoxFor(material: string | undefined): SecretBox {
     throw new Error('Set SECRETS_KEY (or ADMIN_TOKEN): webhook signing secrets are stored encrypted under it');
   };
   return { seal: refuse, open: refuse, mac: refuse, isSealed: (stored) => stored.startsWith('enc:') };
-}
-
-/** The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`. */
-function vendorFetch(timeoutMs: number): Fetch {
-  return (url, init) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    return fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
-  };
 }
 
 /** An input image for a self-hosted server: its bytes under the outbound policy, and its type. */
