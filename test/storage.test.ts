@@ -180,6 +180,26 @@ describe('LocalStorage', () => {
     assert.deepEqual(await readAll(again.body), bytes);
   });
 
+  test('files are 0644 under a umask that takes bits of it, written whole or streamed', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'genmedia-umask-'));
+    const previous = process.umask(0o077);
+    try {
+      const narrow = new LocalStorage({ root: join(own, 'media'), publicBaseUrl: 'https://api.example.com/' });
+      await narrow.put('gen_u/a.png', Buffer.from('a'), 'image/png');
+      await narrow.putStream('gen_u/b.png', Readable.from([Buffer.from('b'), Buffer.from('c')]), 'image/png');
+      await narrow.put('gen_u/c.png', Buffer.from('c'), 'image/png');
+      const folder = join(shardOf(join(own, 'media'), 'gen_u'), 'gen_u');
+      for (const name of ['a.png', 'b.png', 'c.png']) {
+        assert.equal((await stat(join(folder, name))).mode & 0o777, 0o644, name);
+      }
+      assert.deepEqual((await readdir(folder)).sort(), ['a.png', 'b.png', 'c.png'], 'no temporary file left');
+      assert.equal(await readFile(join(folder, 'b.png'), 'utf8'), 'bc');
+    } finally {
+      process.umask(previous);
+      await rm(own, { recursive: true, force: true });
+    }
+  });
+
   test('files are sharded under two levels of hash prefixes, all of a generation together', async () => {
     const own = await mkdtemp(join(tmpdir(), 'genmedia-shards-'));
     const root = join(own, 'media');
