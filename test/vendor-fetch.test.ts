@@ -117,6 +117,11 @@ describe('the vendor fetch answers as fetch would', () => {
     assert.equal(seenBytes.body, 'raw bytes');
     assert.equal(seenBytes.headers['x-one'], '1');
     assert.equal(seenBytes.headers.accept, 'application/json');
+    // A header given as a number is sent as its text, as fetch sends it.
+    const numbered = await fetchIt(`${vendor.base}/echo`, {
+      headers: { 'x-count': 3 } as unknown as Record<string, string>,
+    });
+    assert.equal(((await numbered.json()) as Seen).headers['x-count'], '3');
   });
 
   test('an error status is answered as it is, its headers and body readable', async () => {

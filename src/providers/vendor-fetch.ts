@@ -53,8 +53,8 @@ function headerRecord(given: RequestInit['headers']): Record<string, string> {
     });
   } else if (given) {
     for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-      if (typeof value === 'string') headers[name.toLowerCase()] = value;
-      else if (Array.isArray(value)) headers[name.toLowerCase()] = value.join(', ');
+      if (Array.isArray(value)) headers[name.toLowerCase()] = value.join(', ');
+      else if (value !== undefined && value !== null) headers[name.toLowerCase()] = String(value);
     }
   }
   headers.accept ??= '*/*';
