@@ -185,49 +185,51 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
  */
 function installBatchCounters(registry: Registry, pool: pg.Pool): void {
   type Sent = ReturnType<typeof batchedCallsSent>[keyof ReturnType<typeof batchedCallsSent>];
-  /** A counter whose series are each function's figures, as `values` reads them from what was sent. */
-  const counter = (
-    name: string,
-    help: string,
-    kinds: boolean,
-    values: (sent: Sent) => Array<[kind: string, value: number]>,
-  ) =>
+  /** A counter whose series are each function's figures (by kind, when `kinds`), read from what was sent. */
+  const counter = (spec: {
+    name: string;
+    help: string;
+    kinds: boolean;
+    values: (sent: Sent) => Array<[kind: string, value: number]>;
+  }) =>
     new Counter({
-      name,
-      help,
-      labelNames: kinds ? ['function', 'kind'] : ['function'],
+      name: spec.name,
+      help: spec.help,
+      labelNames: spec.kinds ? ['function', 'kind'] : ['function'],
       registers: [registry],
       collect() {
         this.reset();
         for (const [fn, sent] of Object.entries(batchedCallsSent(pool))) {
-          for (const [kind, value] of values(sent)) this.inc(kinds ? { function: fn, kind } : { function: fn }, value);
+          for (const [kind, value] of spec.values(sent)) {
+            this.inc(spec.kinds ? { function: fn, kind } : { function: fn }, value);
+          }
         }
       },
     });
-  counter(
-    'genmedia_db_statements_total',
-    'Statements of accept_generation and finish_item sent, by function and kind (alone: one call; batch: several calls in one transaction)',
-    true,
-    (sent) => [
+  counter({
+    name: 'genmedia_db_statements_total',
+    help: 'Statements of accept_generation and finish_item sent, by function and kind (alone: one call; batch: several calls in one transaction)',
+    kinds: true,
+    values: (sent) => [
       ['alone', sent.statements - sent.batches],
       ['batch', sent.batches],
     ],
-  );
-  counter(
-    'genmedia_db_calls_total',
-    'Calls of accept_generation and finish_item carried by those statements, by function and kind (alone, batch)',
-    true,
-    (sent) => [
+  });
+  counter({
+    name: 'genmedia_db_calls_total',
+    help: 'Calls of accept_generation and finish_item carried by those statements, by function and kind (alone, batch)',
+    kinds: true,
+    values: (sent) => [
       ['alone', sent.statements - sent.batches],
       ['batch', sent.calls - (sent.statements - sent.batches)],
     ],
-  );
-  counter(
-    'genmedia_db_calls_sent_again_total',
-    'Calls of accept_generation and finish_item sent again because another call of their batch raised (the batch was undone), by function',
-    false,
-    (sent) => [['', sent.again]],
-  );
+  });
+  counter({
+    name: 'genmedia_db_calls_sent_again_total',
+    help: 'Calls of accept_generation and finish_item sent again because another call of their batch raised (the batch was undone), by function',
+    kinds: false,
+    values: (sent) => [['', sent.again]],
+  });
 }
 
 // A scrape must answer even when the database does not: the queue's series wait this long at most.
