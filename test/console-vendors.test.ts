@@ -12,6 +12,7 @@ import type { CredentialAnswer } from '../src/modules/credentials/service.ts';
 import { Browser } from './console-helpers.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { call, createTeam, credentialBecomes, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
+import { waitForGeneration } from './media-helpers.ts';
 
 const csrfOf = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
 const CREDENTIALS = '/console/operator/credentials';
@@ -335,12 +336,15 @@ describe("the environment's key the service disabled, on the credentials page", 
 
   test('is offered only "Enable again", which makes it active, audited as the console operator', async () => {
     const team = await createTeam(server, 100, 'refused key team');
-    const made = await call(server, 'POST', '/api/v1/images/generate', {
+    const made = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
       token: team.key,
       body: { prompt: 'a refused key', model: MODEL },
     });
     assert.equal(made.status, 200, made.text);
     await credentialBecomes(server, ENV_ID, 'disabled');
+    // The item goes on elsewhere; until it has ended, a retry could take the key again once it is
+    // enabled (and be refused again, disabling it).
+    await waitForGeneration(server, team.key, made.body.generation_id, 30_000);
 
     const operator = new Browser(server);
     assert.equal((await operator.signIn(server.adminToken)).status, 303);
