@@ -10,6 +10,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { type Readable, Transform } from 'node:stream';
 import { Agent, buildConnector, type Dispatcher, request } from 'undici';
+import { answerHeaders, REDIRECT_STATUSES, redirectedRequest } from './redirects.ts';
 
 export interface SafeFetchOptions {
   /** Lift the address rules (local development and tests: config ALLOW_PRIVATE_URLS). Scheme rules still apply. */
@@ -89,9 +90,6 @@ const DEFAULT_MAX_REDIRECTS = 3;
 // The pre-check is advisory (the connect-time check is the real one), so a slow resolver must
 // not hold up the API request that asked for it.
 const PRECHECK_DNS_TIMEOUT_MS = 5_000;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-// Headers that carry the caller's identity for one origin must not follow a redirect elsewhere.
-const ORIGIN_BOUND_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 // A failure with these codes will fail the same way next time.
 const PERMANENT_NETWORK_CODES = new Set([
   'ENOTFOUND',
@@ -410,15 +408,6 @@ function statusFailure(status: number, url: URL, redirect: boolean): FetchFailed
   );
 }
 
-function toHeaders(raw: Dispatcher.ResponseData['headers']): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return headers;
-}
-
 // Drops a body that is not wanted. Quicker than draining one of arbitrary size, at the cost of
 // the connection; the listener swallows the "aborted" error undici emits for it.
 function discard(body: Dispatcher.ResponseData['body']): void {
@@ -506,19 +495,14 @@ async function openResponse(url: string, options: SafeFetchRequest): Promise<Ope
         throw new UnsafeUrlError(describeInput(location), 'redirect to an invalid URL');
       }
       checkUrl(next, allows);
-      // Same method rewriting as browsers: 303 always, and 301/302 after a POST, become a GET.
-      if (status === 303 || (method === 'POST' && (status === 301 || status === 302))) {
-        method = 'GET';
-        body = undefined;
-        delete headers['content-type'];
-        delete headers['content-length'];
-      }
       // Credentials, and whatever headers the caller gave (a vendor's proxy key), are for one origin.
-      if (next.origin !== current.origin) {
-        for (const name of [...ORIGIN_BOUND_HEADERS, ...Object.keys(options.headers ?? {})]) {
-          delete headers[name.toLowerCase()];
-        }
-      }
+      ({ method, body } = redirectedRequest(
+        status,
+        { method, body, headers },
+        current,
+        next,
+        Object.keys(options.headers ?? {}),
+      ));
       current = next;
       continue;
     }
@@ -537,7 +521,7 @@ async function openResponse(url: string, options: SafeFetchRequest): Promise<Ope
 }
 
 function described(open: OpenResponse): Omit<FetchedResource, 'body'> {
-  const headers = toHeaders(open.response.headers);
+  const headers = answerHeaders(open.response.headers);
   return {
     url: open.url.href,
     status: open.response.statusCode,

@@ -11,15 +11,13 @@
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { request } from 'undici';
+import { answerHeaders, REDIRECT_STATUSES, redirectedRequest } from '../lib/redirects.ts';
 import type { Fetch } from './types.ts';
 
 /** Redirects followed at most, as fetch does. */
 const MAX_REDIRECTS = 20;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Answers that have no body (a Response refuses one). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
-/** Headers that do not follow a redirect to another origin. */
-const ORIGIN_BOUND = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`. */
 export function vendorFetch(timeoutMs: number): Fetch {
@@ -76,20 +74,14 @@ async function requestAsResponse(
   for (let redirects = 0; ; redirects++) {
     const answer = await request(target, { method: method as 'GET', headers, body: body ?? undefined, signal });
     const location = answer.headers.location;
-    if (!REDIRECTS.has(answer.statusCode) || typeof location !== 'string') {
+    if (!REDIRECT_STATUSES.has(answer.statusCode) || typeof location !== 'string') {
       return responseOf(answer.statusCode, answer.headers, answer.body, method === 'HEAD');
     }
     await answer.body.dump();
     if (redirects === MAX_REDIRECTS)
       throw new TypeError('fetch failed', { cause: new Error('redirect count exceeded') });
     const next = new URL(location, target);
-    if (next.origin !== target.origin) for (const name of ORIGIN_BOUND) delete headers[name];
-    if (answer.statusCode === 303 || ((answer.statusCode === 301 || answer.statusCode === 302) && method === 'POST')) {
-      if (method !== 'HEAD') method = 'GET';
-      body = undefined;
-      delete headers['content-type'];
-      delete headers['content-length'];
-    }
+    ({ method, body } = redirectedRequest(answer.statusCode, { method, body, headers }, target, next));
     target = next;
   }
 }
@@ -105,11 +97,7 @@ function responseOf(
     body.destroy();
     throw new TypeError('fetch failed', { cause: new Error(`the answer's status ${status} is not an HTTP status`) });
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(given)) {
-    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
-    else if (value !== undefined) headers.set(name, value);
-  }
+  const headers = answerHeaders(given);
   if (head || NULL_BODY.has(status)) {
     body.resume();
     return new Response(null, { status, headers });
