@@ -4,6 +4,7 @@ import type { App, Deps } from './app-types.ts';
 import { databaseUnavailable } from './db/errors.ts';
 import { isPurgedKey } from './engine/retention.ts';
 import { GenerationStatusRecord } from './engine/status.ts';
+import { readKeptText } from './engine/text-results.ts';
 import { closeIfBodyUnread } from './lib/early-answer.ts';
 import { ErrorBody } from './lib/schemas.ts';
 import apiKeyAdminRoutes from './modules/api-keys/admin-routes.ts';
@@ -204,6 +205,8 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
     // file needs it, to tell 410 from 404, and is then a 503 rather than a wait on the database.
     expired: (key) =>
       deps.databaseHealth.available ? isPurgedKey(deps.pool, key) : Promise.reject(databaseUnavailable()),
+    kept: (key) =>
+      deps.databaseHealth.available ? readKeptText(deps.pool, key) : Promise.reject(databaseUnavailable()),
   });
   await app.register(workspaceRoutes);
   await app.register(teamAdminRoutes);

@@ -49,6 +49,7 @@ export function executionContext(deps: Deps, signal: AbortSignal): ExecutionCont
     catalog: deps.catalog,
     media: deps.media,
     fetchMedia,
+    recordUrl: (key) => `${deps.config.publicBaseUrl}/media/${key}`,
     signal,
     itemPolicy: deps.config.items,
     providers: deps.providers,

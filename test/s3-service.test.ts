@@ -2,8 +2,10 @@
 // path-style: images and a video made by a fake fal queue complete, the video larger than one
 // part of a multipart upload; their media URLs serve the bytes in the bucket, ranges as 206; the
 // vendor reads a request's input copy at a signed URL of ours; and the retention sweep deletes
-// every object of the generations from the bucket (s3rver's store is checked). Once with the
-// URLs on the service's own /media/ route, once with S3_PUBLIC_URL naming the public bucket.
+// every object of the generations from the bucket (s3rver's store is checked); a text result is
+// kept in its record and served at the service's own /media/ route, nothing written to the bucket.
+// Once with the URLs on the service's own /media/ route, once with S3_PUBLIC_URL naming the public
+// bucket.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,6 +54,8 @@ for (const mode of ['media', 'public'] as const) {
       return prefix + url.slice(urlBase.length + 1).split('?')[0];
     };
     const made: StatusRecord[] = [];
+    // The URL of the text result (kept in its record: no object in the bucket).
+    let textUrl = '';
 
     before(async () => {
       s3 = await startS3rver('results');
@@ -174,6 +178,24 @@ for (const mode of ['media', 'public'] as const) {
       assert.equal(unsigned.status, 403, 'not served without its signature');
     });
 
+    test("a text result is kept in its record, served at the service's own /media/ route, with nothing in the bucket", async () => {
+      const before = s3.requests.length;
+      const answer = await call<{ generation_id: string; text: string }>(server, 'POST', '/api/v1/text/generate', {
+        token: team.key,
+        body: { prompt: 'A haiku about tides.' },
+      });
+      assert.equal(answer.status, 200, answer.text);
+      const done = await waitForGeneration(server, team.key, answer.body.generation_id);
+      const url = done.result_urls[0] ?? '';
+      assert.ok(url.startsWith(`${server.url}/media/${answer.body.generation_id}/`), url);
+      assert.equal(s3.requests.slice(before).filter((r) => r.method === 'PUT' || r.method === 'POST').length, 0);
+      const served = await fetchBytes(url);
+      assert.equal(served.status, 200, url);
+      assert.equal(served.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.equal(served.body.toString('utf8'), answer.body.text);
+      textUrl = url;
+    });
+
     test('a week on, the sweep deletes every object of the generations from the bucket', async () => {
       assert.equal(made.length, 3);
       for (const done of made) assert.ok((await s3.keys(`${prefix}${done.generation_id}/`)).length > 0);
@@ -182,8 +204,14 @@ for (const mode of ['media', 'public'] as const) {
         now: new Date(latest + 1000),
         recordsRetentionDays: 30,
       });
-      assert.equal(report.generations, 3, JSON.stringify(report));
-      assert.equal(report.files, 5, 'two images, the video, the edit and its input copy');
+      assert.equal(report.generations, 4, JSON.stringify(report));
+      // The text result's key is deleted too where it is a key of the storage's URLs (older text
+      // results were files): a delete of nothing.
+      assert.equal(
+        report.files,
+        mode === 'media' ? 6 : 5,
+        'two images, the video, the edit and its input copy (and the text key on /media/)',
+      );
       assert.deepEqual(await s3.keys(), [], 'the bucket is empty');
       assert.ok(s3.requests.filter((r) => r.method === 'DELETE').length >= 5);
       for (const url of made.flatMap((d) => d.result_urls)) {
@@ -195,6 +223,9 @@ for (const mode of ['media', 'public'] as const) {
           assert.equal((JSON.parse(gone.body.toString('utf8')) as { error: { code: string } }).error.code, 'gone');
         }
       }
+      // Purged with its generation: the service answers 410 for it whatever the storage.
+      const text = await fetchBytes(textUrl);
+      assert.equal(text.status, 410, textUrl);
       const status = await call<StatusRecord>(server, 'GET', `/api/v1/generations/${made[0]?.generation_id}/status`, {
         token: team.key,
       });

@@ -178,6 +178,11 @@ export interface ExecutionContext {
   media: MediaCatalog;
   /** Fetches a user media URL under the outbound policy (or reads our own storage directly). */
   fetchMedia(url: string): Promise<Buffer>;
+  /**
+   * The URL of our own media route for a key, whatever the storage: where a text result, kept in
+   * its item's record rather than stored as a file, is served (see TEXT_RESULT_FIELD).
+   */
+  recordUrl(key: string): string;
   signal: AbortSignal;
   /** Where the route streams its answer as it comes (a streamed synchronous text request), if anyone waits for it. */
   stream?: StreamSink;

@@ -19,6 +19,7 @@ import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from '.
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { signInputUrls } from './inputs.ts';
 import * as sql from './sql/index.ts';
+import { TEXT_RESULT_FIELD } from './text-results.ts';
 import type { ExecutionContext, NextStep, Operation, RunOptions, VendorWork } from './types.ts';
 import { storageCopy, vendorCall } from './vendor-spans.ts';
 
@@ -663,7 +664,7 @@ async function completeFromOutput(
       extension: stored.extension,
       width: stored.width,
       height: stored.height,
-      metadata: nonEmpty({ ...metadata, ...settled?.metadata }),
+      metadata: nonEmpty({ ...metadata, ...settled?.metadata, ...keptText(stored.kept, metadata) }),
       actualCredits: settled?.actualCredits,
     },
   });
@@ -680,6 +681,15 @@ function attemptCost(ctx: ExecutionContext, route: AttemptRoute, output: Provide
   return ctx.vendorUnitPricesUsd[`${route.provider ?? ''} ${route.vendor_endpoint ?? ''}`] ?? null;
 }
 
+/**
+ * What a result's record adds for a text kept in it (see TEXT_RESULT_FIELD): nothing when its
+ * `text` is that text already (the usual answer), else the text under TEXT_RESULT_FIELD (a
+ * chat's tool calls or refusal, which the file holds in place of text).
+ */
+function keptText(kept: string | undefined, metadata: Record<string, unknown>): Record<string, string> {
+  return kept === undefined || metadata.text === kept ? {} : { [TEXT_RESULT_FIELD]: kept };
+}
+
 /** What a result says of its file, or nothing (an empty result is recorded as none). */
 function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | undefined {
   return Object.keys(metadata).length > 0 ? metadata : undefined;
@@ -691,6 +701,8 @@ interface StoredResult {
   url: string;
   /** Its size as stored. */
   bytes: number;
+  /** The text of a text result kept in its item's record instead of a file (see TEXT_RESULT_FIELD). */
+  kept?: string;
   contentType: string;
   extension: string;
   width?: number;
@@ -714,10 +726,14 @@ async function copyResult(
     const extension = extensionForContentType(contentType);
     if (!contentType.startsWith(`${expects}/`) || !extension) throw wrongType(contentType, expects);
     const key = resultKey(item.generation_id, item.id, item.storage_token, extension);
-    await ctx.storage.put(key, data, contentType);
+    // Text is kept in its item's record (the database has it durably with the completion), and
+    // our media route serves it at the key's URL: no file is written for it.
+    const kept = expects === 'text' && extension === 'txt' ? data.toString('utf8') : undefined;
+    if (kept === undefined) await ctx.storage.put(key, data, contentType);
     return {
       key,
-      url: ctx.storage.publicUrl(key),
+      url: kept === undefined ? ctx.storage.publicUrl(key) : ctx.recordUrl(key),
+      ...(kept === undefined ? {} : { kept }),
       bytes: data.length,
       contentType,
       extension,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { IMMUTABLE_CACHE_CONTROL, isInputKey, isValidStorageKey } from './keys.ts';
-import { parseRangeHeader, RangeNotSatisfiableError } from './range.ts';
+import { contentTypeForKey, IMMUTABLE_CACHE_CONTROL, isInputKey, isValidStorageKey } from './keys.ts';
+import { objectOfBytes, parseRangeHeader, RangeNotSatisfiableError } from './range.ts';
 import type { MediaSigner } from './signed-urls.ts';
 import type { RangeRequest, Storage, StoredObject } from './types.ts';
 
@@ -46,8 +46,9 @@ function notFound(reply: FastifyReply): FastifyReply {
 
 /**
  * Serves stored result files at `GET|HEAD /media/<key>`: the service's own public URLs for local
- * storage, and for S3 when no public bucket URL is configured. Public (keys are unguessable),
- * cacheable forever, with single byte ranges for video seeking.
+ * storage, and for S3 when no public bucket URL is configured; and, whatever the storage, the
+ * results kept elsewhere (`kept`: text results in their items' records). Public (keys are
+ * unguessable), cacheable forever, with single byte ranges for video seeking.
  *
  * A file deleted at the end of its retention answers 410 `gone`. The copies of a request's input
  * media (`<generation>/input-…`) are not public: they are served only at a signed URL that has not
@@ -64,9 +65,19 @@ export async function mediaRoutes(
     signer?: MediaSigner;
     /** Whether a key's file was deleted at the end of its retention (then 410 instead of 404). */
     expired?: (key: string) => Promise<boolean>;
+    /** The bytes of a key kept elsewhere than in the storage (a text result in its item's record). */
+    kept?: (key: string) => Promise<Buffer | undefined>;
   },
 ): Promise<void> {
-  const { storage, signer, expired } = opts;
+  const { storage, signer, expired, kept } = opts;
+  /** The object at `key`: in the storage, else kept elsewhere (never an input copy). */
+  const find = async (key: string, range: RangeRequest | undefined): Promise<StoredObject | undefined> => {
+    const stored = await storage.get(key, range);
+    if (stored || !kept || isInputKey(key)) return stored;
+    const data = await kept(key);
+    const contentType = contentTypeForKey(key);
+    return data && contentType ? objectOfBytes(data, contentType, range) : undefined;
+  };
 
   app.route({
     method: ['GET', 'HEAD'],
@@ -95,7 +106,7 @@ export async function mediaRoutes(
 
       let object: StoredObject | undefined;
       try {
-        object = await storage.get(key, range);
+        object = await find(key, range);
       } catch (err) {
         if (!(err instanceof RangeNotSatisfiableError)) throw err;
         return reply

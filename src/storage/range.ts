@@ -1,4 +1,5 @@
-import type { ByteRange, RangeRequest } from './types.ts';
+import { Readable } from 'node:stream';
+import type { ByteRange, RangeRequest, StoredObject } from './types.ts';
 
 /** Thrown by `Storage.get` when the object exists but the asked range lies outside it. */
 export class RangeNotSatisfiableError extends Error {
@@ -51,4 +52,13 @@ export function resolveRange(range: RangeRequest, size: number): ByteRange | und
 /** The value of an HTTP Range request header for a range. */
 export function rangeHeaderValue(range: RangeRequest): string {
   return 'suffix' in range ? `bytes=-${range.suffix}` : `bytes=${range.start}-${range.end ?? ''}`;
+}
+
+/** An object held in memory, as `Storage.get` answers one (the bytes of `range` only, when asked). */
+export function objectOfBytes(data: Buffer, contentType: string, range?: RangeRequest): StoredObject {
+  const size = data.length;
+  if (range === undefined) return { body: Readable.from([data]), contentType, size };
+  const bytes = resolveRange(range, size);
+  if (bytes === undefined) throw new RangeNotSatisfiableError(size);
+  return { body: Readable.from([data.subarray(bytes.start, bytes.end + 1)]), contentType, size, range: bytes };
 }

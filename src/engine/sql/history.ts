@@ -172,3 +172,23 @@ export async function selectStatuses(db: Queryable, ids: string[]): Promise<Stat
   const { rows } = await db.query<StatusRow>(`${STATUS_SELECT} where g.id = any($1::text[])`, [ids]);
   return rows;
 }
+
+/**
+ * The text a completed text item keeps in its record instead of a file (`field` of its result when
+ * present, else its `text`), while its generation's files have not been purged; undefined when there
+ * is none: another item, another token, an item not completed, or purged.
+ */
+export async function selectKeptText(
+  db: Queryable,
+  key: { generationId: string; itemId: string; storageToken: string },
+  field: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ text: string | null }>(
+    `select coalesce(i.result->>$4::text, i.result->>'text') as text
+       from generation_items i join generations g on g.id = i.generation_id
+      where i.id = $1::text and i.generation_id = $2::text and i.storage_token = $3::text
+        and i.status = 'COMPLETED' and i.type = 'text' and g.purged_at is null`,
+    [key.itemId, key.generationId, key.storageToken, field],
+  );
+  return rows[0]?.text ?? undefined;
+}
