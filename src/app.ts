@@ -148,6 +148,9 @@ export async function buildApp(deps: Deps, options: { logStream?: LogStream | un
   app.addHook('onClose', () => deps.live.stop());
   await deps.credentials.start(app.log);
   app.addHook('onClose', () => deps.credentials.stop());
+  // Revoked API keys, heard as they are revoked, so that verified keys can be trusted longer.
+  await deps.authenticator.start(app.log);
+  app.addHook('onClose', () => deps.authenticator.stop());
   // Synchronous requests waiting for room in their team's cap (listening only once one waits).
   deps.work.rooms.log = app.log;
   app.addHook('onClose', () => deps.work.rooms.stop());

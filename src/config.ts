@@ -21,6 +21,7 @@ const EnvSchema = Type.Object({
   JSON_BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   JSON_MAX_DEPTH: Type.Integer({ minimum: 8, maximum: 1000, default: 64 }),
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 500 }),
+  AUTH_KEY_TRUST_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 60_000 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, default: 3000 }),
   RATE_LIMIT_WRITES_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 0, default: 60 }),
@@ -221,6 +222,8 @@ export interface Config {
   jsonMaxDepth: number;
   /** How long a verified API key is trusted without asking the database again (at most 1 s). */
   authCacheTtlMs: number;
+  /** How long it is trusted while the process hears revocations (LISTEN); at least authCacheTtlMs. */
+  authKeyTrustMs: number;
   /** Per team and API process; 0 turns the limit off. */
   rateLimit: { requestsPerMinute: number; writesPerMinute: number };
   /** Failed authentications per client address and API process; perMinute 0 turns it off. */
@@ -570,6 +573,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimit: e.JSON_BODY_LIMIT,
     jsonMaxDepth: e.JSON_MAX_DEPTH,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    authKeyTrustMs: e.AUTH_KEY_TRUST_MS,
     rateLimit: { requestsPerMinute: e.RATE_LIMIT_PER_MINUTE, writesPerMinute: e.RATE_LIMIT_WRITES_PER_MINUTE },
     authFailures: { perMinute: e.AUTH_FAILURES_PER_MINUTE, burst: e.AUTH_FAILURES_BURST },
     trustProxy,

@@ -82,7 +82,7 @@ export function createDeps(
     live,
     credentials,
     databaseHealth: new DatabaseHealth(pool, config.databaseTimeouts.checkMs, config.databaseTimeouts.connectMs),
-    authenticator: new ApiKeyAuthenticator(pool, config.authCacheTtlMs),
+    authenticator: new ApiKeyAuthenticator(pool, { ttlMs: config.authCacheTtlMs, trustMs: config.authKeyTrustMs }),
     rateLimiter: new TeamRateLimiter(config.rateLimit),
     authThrottle: new AuthFailureThrottle(config.authFailures),
     plans: loadCreditPlans(),

@@ -72,6 +72,8 @@ describe('failed authentications per client address', () => {
         AUTH_FAILURES_BURST: '3',
         TRUST_PROXY: '127.0.0.1',
         AUTH_CACHE_TTL_MS: '1000',
+        // A verified key is trusted for AUTH_CACHE_TTL_MS only (not longer while revocations are heard).
+        AUTH_KEY_TRUST_MS: '0',
       },
     });
   });

@@ -114,6 +114,62 @@ describe('authentication', () => {
     }
   });
 
+  test('a verified key is trusted past AUTH_CACHE_TTL_MS while revocations are heard, and no longer once the listening connection is lost', async () => {
+    const other = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      worker: false,
+      env: { AUTH_CACHE_TTL_MS: '100', AUTH_KEY_TRUST_MS: '60000' },
+    });
+    const team = await createTeam(server, 7);
+    const credits = () => call(other, 'GET', '/api/v1/billing/credits', { token: team.key });
+    const { rows } = await server.pool.query<{ key_hash: Buffer }>('select key_hash from api_keys where id = $1', [
+      team.keyId,
+    ]);
+    const hash = rows[0]?.key_hash;
+    assert.ok(hash);
+    try {
+      assert.equal((await credits()).status, 200);
+      // The database no longer knows the key by its hash (not a revocation: nothing is announced),
+      // so only a process that trusts its verification still takes it.
+      await server.pool.query(`update api_keys set key_hash = sha256(key_hash) where id = $1`, [team.keyId]);
+      await sleep(300);
+      assert.equal((await credits()).status, 200, 'trusted past AUTH_CACHE_TTL_MS');
+      // Its listening connection lost, the process cannot know what was revoked meanwhile: the key
+      // is looked up again (and refused) once its verification is older than AUTH_CACHE_TTL_MS.
+      const ended = await server.pool.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = 'genmedia-api-key-revocations' and datname = current_database()`,
+      );
+      assert.ok((ended.rowCount ?? 0) >= 2, 'both processes listen');
+      let status = 200;
+      const lostAt = Date.now();
+      while (status === 200 && Date.now() - lostAt < 5000) {
+        status = (await credits()).status;
+        if (status === 200) await sleep(20);
+      }
+      assert.equal(status, 401);
+    } finally {
+      await server.pool.query('update api_keys set key_hash = $2 where id = $1', [team.keyId, hash]);
+      await other.close();
+    }
+  });
+
+  test('a key revoked with SQL, not through the API, stops working on every process as it is announced', async () => {
+    const team = await createTeam(server, 3);
+    assert.equal((await call(server, 'GET', '/api/v1/billing/credits', { token: team.key })).status, 200);
+    const revokedAt = Date.now();
+    await server.pool.query('update api_keys set revoked_at = now() where id = $1', [team.keyId]);
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 5000) {
+      status = (await call(server, 'GET', '/api/v1/billing/credits', { token: team.key })).status;
+      if (status === 200) await sleep(20);
+    }
+    assert.equal(status, 401);
+    // Heard, not expired: the server trusts a verified key for AUTH_KEY_TRUST_MS (60 s by default).
+    assert.ok(Date.now() - revokedAt < 2000, `still accepted ${Date.now() - revokedAt} ms after`);
+  });
+
   test('revoking twice is harmless and an unknown key id is 404', async () => {
     const again = await call(server, 'DELETE', `/admin/v1/api-keys/${revoked.keyId}`, { token: server.adminToken });
     assert.equal(again.status, 204);

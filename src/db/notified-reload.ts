@@ -37,6 +37,16 @@ export class NotifiedReload {
     this.options = options;
   }
 
+  /**
+   * The listening session now: a number that changes each time a connection starts listening,
+   * undefined while none listens (before start, while lost, after stop). What was read in one
+   * session is known to be heard of since only while the session is the same.
+   */
+  get session(): number | undefined {
+    return this.client === undefined ? undefined : this.sessions;
+  }
+  private sessions = 0;
+
   /** Listens, then reads (a change between the two is heard). */
   async start(log: Log): Promise<void> {
     this.log = log;
@@ -82,6 +92,7 @@ export class NotifiedReload {
     client.on('end', () => this.lost(client, undefined));
     await client.connect();
     await client.query(`listen ${this.options.channel}`);
+    this.sessions += 1;
     this.client = client;
     this.relistenMs = RELISTEN_MIN_MS;
   }
