@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { insufficientCredits, notFound } from '../lib/errors.ts';
-import { newId } from '../lib/ids.ts';
+import { newId, pooledRandomBytes } from '../lib/ids.ts';
 import { currentTraceparent, inSpan } from '../lib/tracing.ts';
 import type { Storage } from '../storage/types.ts';
 import { acceptedRoutesOf, plannedItems } from './availability.ts';
@@ -199,7 +198,7 @@ export async function createGeneration(
     model: item.model ?? plan.model,
     input: item.input ?? {},
     price: item.price,
-    storageToken: randomBytes(16).toString('hex'),
+    storageToken: pooledRandomBytes(16).toString('hex'),
     acceptedRoutes: acceptedRoutesOf(services.live, plan.operation, planned[position] as (typeof planned)[number]),
   }));
   const total = items.reduce((sum, item) => sum + item.price, 0);

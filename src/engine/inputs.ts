@@ -228,6 +228,7 @@ export class InputCopies {
     );
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
+    if (ours.size === 0) return plan;
     const swap = (value: unknown): unknown => {
       if (typeof value === 'string') return ours.get(value) ?? value;
       if (Array.isArray(value)) return value.map(swap);

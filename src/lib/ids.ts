@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 // Crockford base32, lowercase: sortable, unambiguous, URL-safe.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -30,12 +30,28 @@ export type IdPrefix =
   | 'proc'
   | 'aud';
 
+// Random bytes are drawn from the system's generator a pool at a time (a request makes several ids
+// and tokens: one call into it each cost more than the rest of making them). Each byte is handed out once.
+const POOL = Buffer.alloc(4096);
+let poolAt = POOL.length;
+
+/** `size` (at most 4096) random bytes of their own, from the pool. */
+export function pooledRandomBytes(size: number): Buffer {
+  if (poolAt + size > POOL.length) {
+    randomFillSync(POOL);
+    poolAt = 0;
+  }
+  const bytes = Buffer.from(POOL.subarray(poolAt, poolAt + size));
+  poolAt += size;
+  return bytes;
+}
+
 /**
  * A new time-ordered id: 48 bits of milliseconds then 80 random bits, 26 base32 characters.
  * Ids made later sort after ids made earlier (to the millisecond).
  */
 export function newId(prefix: IdPrefix): string {
-  const bytes = randomBytes(16);
+  const bytes = pooledRandomBytes(16);
   let ms = Date.now();
   for (let i = 5; i >= 0; i--) {
     bytes[i] = ms % 256;
