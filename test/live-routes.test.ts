@@ -75,6 +75,56 @@ describe('the tier and weight pick', () => {
   });
 });
 
+describe('an item queued for a worker keeps the routes it was accepted with', () => {
+  let fal: FakeFal;
+  let api: TestServer;
+  let worker: TestServer | undefined;
+
+  before(async () => {
+    fal = await startFakeFal();
+    // The API process runs nothing: the item waits for a worker as a job.
+    api = await startTestServer({ env: fal.env, worker: false });
+  });
+  after(async () => {
+    await worker?.close();
+    await api?.close();
+    await fal?.close();
+  });
+
+  test('a worker that starts it after the list changed sends it on the list in force when it was accepted', async () => {
+    const team = await createTeam(api, 1000);
+    const admin = (method: string, body?: unknown) =>
+      call(api, method, routesPath(), { token: api.adminToken, ...(body === undefined ? {} : { body }) });
+    const DEV = 'fal-ai/flux/dev';
+    const KREA = 'fal-ai/flux-krea-lora';
+    const firstRoute = () => api.app.deps.live.routesOf('image', MODEL)?.[0]?.endpoint;
+    /** Until the API process has heard the change (its live configuration is read again on NOTIFY). */
+    const heard = async (endpoint: string) => {
+      const started = Date.now();
+      while (firstRoute() !== endpoint && Date.now() - started < 5000) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(firstRoute(), endpoint);
+    };
+    assert.equal((await admin('PUT', { routes: [{ provider: 'fal', endpoint: DEV, mapping: 'flux' }] })).status, 200);
+    await heard(DEV);
+    const created = await call<{ generation_id: string }>(api, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'queued before the change', model: MODEL },
+    });
+    assert.equal(created.status, 200, created.text);
+    const changed = await admin('PUT', { routes: [{ provider: 'fal', endpoint: KREA, mapping: 'flux-lora' }] });
+    assert.equal(changed.status, 200);
+    await heard(KREA);
+    // Started now, with room in the team's cap: the usual claim (one statement) takes the item.
+    worker = await startTestServer({ env: fal.env, databaseUrl: api.databaseUrl, adminToken: api.adminToken });
+    const done = await waitForGeneration(worker, team.key, created.body.generation_id, 30_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.items));
+    assert.deepEqual(
+      fal.submissions.filter((s) => s.input.prompt === 'queued before the change').map((s) => s.endpoint),
+      [DEV],
+    );
+  });
+});
+
 describe('live routes across two processes', () => {
   let fal: FakeFal;
   let a: TestServer;

@@ -95,7 +95,7 @@ export async function claimItemWithRoom(
        where id = $1::text and status in ('QUEUED', 'PROCESSING') and (select has_room from room)
        returning id, generation_id, position, type, model, input, storage_token, attempts, failures, price,
                  provider, vendor_endpoint, vendor_state, vendor_handle, vendor_accepted_at, skipped_routes,
-                 route_failures, storing_result_at, credential_id
+                 route_failures, storing_result_at, credential_id, accepted_routes
      ), generation as (
        update generations g set status = 'processing', updated_at = now()
        from item where g.id = item.generation_id and g.status = 'queued'
@@ -252,8 +252,8 @@ export async function selectItemStoringResult(db: Queryable, itemId: string): Pr
      where i.id = $1::text and g.id = i.generation_id and i.status = 'PROCESSING' and i.vendor_state = 'accepted'
      returning i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
                i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
-               i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, g.team_id, g.workspace_id,
-               g.operation, g.input as generation_input, g.webhook_url`,
+               i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, i.accepted_routes, g.team_id,
+               g.workspace_id, g.operation, g.input as generation_input, g.webhook_url`,
     [itemId],
   );
   return rows[0];
