@@ -114,7 +114,7 @@ describe('authentication', () => {
     }
   });
 
-  test('a verified key is trusted past AUTH_CACHE_TTL_MS while revocations are heard, and no longer once the listening connection is lost', async () => {
+  test('a verified key is trusted past AUTH_CACHE_TTL_MS while revocations are heard (heartbeats prove it), and no longer once the listening connection is lost', async () => {
     const other = await startTestServer({
       databaseUrl: server.databaseUrl,
       adminToken: server.adminToken,
@@ -135,6 +135,10 @@ describe('authentication', () => {
       await server.pool.query(`update api_keys set key_hash = sha256(key_hash) where id = $1`, [team.keyId]);
       await sleep(300);
       assert.equal((await credits()).status, 200, 'trusted past AUTH_CACHE_TTL_MS');
+      // Past two heartbeats and a second (5 s): the listening connection is proven alive meanwhile
+      // (its heartbeat notices come back), so the trust holds.
+      await sleep(5500);
+      assert.equal((await credits()).status, 200, 'trusted while heartbeats are heard');
       // Its listening connection lost, the process cannot know what was revoked meanwhile: the key
       // is looked up again (and refused) once its verification is older than AUTH_CACHE_TTL_MS.
       const ended = await server.pool.query(

@@ -20,7 +20,17 @@ export interface NotifiedReloadOptions {
   what: string;
   /** Reads the rows again into the caller's memory. */
   read: () => Promise<void>;
+  /**
+   * Proves the listening connection alive this often: a `heartbeat` notice sent on the channel
+   * (through the pool) must come back on it. Without a notice heard for two periods and a second,
+   * `session` answers undefined (a connection cut without a word is otherwise only found out when
+   * the system gives up on it, minutes later).
+   */
+  heartbeatMs?: number;
 }
+
+/** The payload of a heartbeat notice: heard, it reads nothing. */
+const HEARTBEAT = 'heartbeat';
 
 export class NotifiedReload {
   private client: pg.Client | undefined;
@@ -39,13 +49,20 @@ export class NotifiedReload {
 
   /**
    * The listening session now: a number that changes each time a connection starts listening,
-   * undefined while none listens (before start, while lost, after stop). What was read in one
-   * session is known to be heard of since only while the session is the same.
+   * undefined while none listens (before start, while lost, after stop) and, with heartbeats,
+   * while none has been heard for two periods and a second. What was read in one session is known
+   * to be heard of since only while the session is the same.
    */
   get session(): number | undefined {
-    return this.client === undefined ? undefined : this.sessions;
+    if (this.client === undefined) return undefined;
+    const beat = this.options.heartbeatMs;
+    if (beat !== undefined && Date.now() - this.heardAt > 2 * beat + 1000) return undefined;
+    return this.sessions;
   }
   private sessions = 0;
+  /** When the listening connection last heard a notice (or started listening). */
+  private heardAt = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   /** Listens, then reads (a change between the two is heard). */
   async start(log: Log): Promise<void> {
@@ -58,6 +75,8 @@ export class NotifiedReload {
   /** Closes the listening connection; no read follows. */
   async stop(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -84,8 +103,10 @@ export class NotifiedReload {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({ ...this.pool.options, application_name: this.options.applicationName });
-    client.on('notification', () => {
+    client.on('notification', (notice) => {
       if (this.closed) return;
+      this.heardAt = Date.now();
+      if (notice.payload === HEARTBEAT) return;
       this.reload().catch((err: unknown) => this.log.warn({ err }, `${this.options.what}: could not reload`));
     });
     client.on('error', (err) => this.lost(client, err));
@@ -93,8 +114,31 @@ export class NotifiedReload {
     await client.connect();
     await client.query(`listen ${this.options.channel}`);
     this.sessions += 1;
+    this.heardAt = Date.now();
     this.client = client;
     this.relistenMs = RELISTEN_MIN_MS;
+    this.beat();
+  }
+
+  /** Sends heartbeat notices while it listens (one at a time; a failed one is simply not heard). */
+  private beat(): void {
+    const every = this.options.heartbeatMs;
+    if (every === undefined || this.heartbeat !== undefined) return;
+    const send = () => {
+      this.heartbeat = undefined;
+      if (this.closed || this.client === undefined) return;
+      this.pool
+        .query('select pg_notify($1::text, $2::text)', [this.options.channel, HEARTBEAT])
+        .catch(() => undefined)
+        .finally(() => {
+          if (!this.closed && this.client !== undefined && this.heartbeat === undefined) {
+            this.heartbeat = setTimeout(send, every);
+            this.heartbeat.unref();
+          }
+        });
+    };
+    this.heartbeat = setTimeout(send, every);
+    this.heartbeat.unref();
   }
 
   private lost(client: pg.Client, err: Error | undefined): void {

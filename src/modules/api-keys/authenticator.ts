@@ -58,6 +58,9 @@ class ExpiringCache<V> {
   }
 }
 
+/** How often the listening connection is proven alive (see NotifiedReloadOptions.heartbeatMs). */
+const HEARTBEAT_MS = 2_000;
+
 /** The channel a revoked or deleted key is announced on (migration 0042). */
 export const API_KEY_REVOCATIONS_CHANNEL = 'api_key_revocations';
 
@@ -110,6 +113,8 @@ export class ApiKeyAuthenticator {
       applicationName: 'genmedia-api-key-revocations',
       what: 'API key revocations',
       read: async () => this.#forgetAll(),
+      // A listening connection cut without a word stops the long trust within a few seconds.
+      heartbeatMs: HEARTBEAT_MS,
     });
   }
 
