@@ -35,9 +35,7 @@ describe('OpenAI door in front of an OpenAI-compatible server', () => {
     upstream = await startFakeOpenAiCompatible({ apiKey: 'sk-local-1' });
     server = await startTestServer({
       env: {
-        OPENAI_COMPATIBLE_BASE_URL: `${upstream.url}/v1`,
-        OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
-        OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.1:8b' }),
+        ...upstream.env({ [MODEL]: 'llama3.1:8b' }),
       },
     });
     team = await createTeam(server, 1_000_000);

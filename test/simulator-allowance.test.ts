@@ -81,9 +81,7 @@ describe('with a vendor configured and no simulator allowance', () => {
     server = await startTestServer({
       env: {
         SIMULATOR_MODELS: '',
-        OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
-        OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
-        OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [TEXT_MODEL]: 'llama3.2:3b' }),
+        ...chat.env({ [TEXT_MODEL]: 'llama3.2:3b' }),
       },
     });
     team = await createTeam(server, 10_000);

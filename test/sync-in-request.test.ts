@@ -16,11 +16,7 @@ describe('a synchronous request runs its item in the API process that took it', 
   let server: TestServer;
   let team: TeamFixture;
   const processes: ServiceProcess[] = [];
-  const vendorEnv = () => ({
-    OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
-    OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
-    OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.2:3b' }),
-  });
+  const vendorEnv = () => chat.env({ [MODEL]: 'llama3.2:3b' });
   const start = async (role: 'api' | 'all', env: Record<string, string>) => {
     const service = await startServiceProcess({
       role,

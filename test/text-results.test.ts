@@ -22,9 +22,7 @@ describe('text results kept in their records', () => {
     chat = await startFakeOpenAiCompatible({ apiKey: 'sk-local-1' });
     server = await startTestServer({
       env: {
-        OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
-        OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
-        OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.2:3b' }),
+        ...chat.env({ [MODEL]: 'llama3.2:3b' }),
         MEDIA_RETENTION_DAYS: '7',
       },
     });

@@ -38,9 +38,7 @@ describe('a rate-limited synchronous text request', () => {
     chat = await startFakeOpenAiCompatible({ apiKey: 'sk-local-1' });
     server = await startTestServer({
       env: {
-        OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
-        OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
-        OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.2:3b' }),
+        ...chat.env({ [MODEL]: 'llama3.2:3b' }),
         SYNC_REQUEST_TIMEOUT_S: String(SYNC_WAIT_S),
       },
     });

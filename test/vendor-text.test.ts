@@ -25,9 +25,7 @@ describe('text through an OpenAI-compatible server', () => {
     chat = await startFakeOpenAiCompatible({ apiKey: 'sk-local-1' });
     server = await startTestServer({
       env: {
-        OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
-        OPENAI_COMPATIBLE_API_KEY: 'sk-local-1',
-        OPENAI_COMPATIBLE_MODELS: JSON.stringify({ [MODEL]: 'llama3.2:3b' }),
+        ...chat.env({ [MODEL]: 'llama3.2:3b' }),
       },
     });
     team = await createTeam(server, 100_000);

@@ -52,6 +52,11 @@ export interface FakeOpenAiCompatible {
   url: string;
   /** The key it requires; undefined: it takes any (or none). */
   apiKey: string | undefined;
+  /**
+   * The settings that make the service send `models` (catalog id → the server's model name) to
+   * this server, as an operator running Ollama or vLLM sets them (its key too, when it needs one).
+   */
+  env(models: Record<string, string>): Record<string, string>;
   submissions: FakeChatSubmission[];
   answers: FakeChatAnswer[];
   /** Every GET of the check routes, by path. */
@@ -610,9 +615,17 @@ export async function startFakeOpenAiCompatible(options: { apiKey?: string } = {
   });
 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     apiKey,
+    env(models) {
+      return {
+        OPENAI_COMPATIBLE_BASE_URL: `${url}/v1`,
+        ...(apiKey === undefined ? {} : { OPENAI_COMPATIBLE_API_KEY: apiKey }),
+        OPENAI_COMPATIBLE_MODELS: JSON.stringify(models),
+      };
+    },
     submissions,
     answers,
     checks,
