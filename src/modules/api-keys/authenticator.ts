@@ -88,10 +88,11 @@ export interface AuthenticatorOptions {
  * forgets every verified key here at once), else for `ttlMs` (≤ 1 s), as before it listens, while
  * its listening connection is lost, and for a key verified in an earlier listening session (what
  * was announced between two sessions was not heard). A lookup under way when a revocation is heard
- * answers its request but is not remembered. Keys the database does not know (unknown or revoked)
- * are remembered for MISS_TTL_MS, so a wrong key sent again and again asks the database once; a key
- * becomes valid only when it is created, and keys are random, so no process can have refused a key
- * before it existed. Concurrent misses for one key share one lookup.
+ * answers the requests that asked for it but is not remembered, nor shared with later ones. Keys
+ * the database does not know (unknown or revoked) are remembered for MISS_TTL_MS, so a wrong key
+ * sent again and again asks the database once; a key becomes valid only when it is created, and
+ * keys are random, so no process can have refused a key before it existed. Concurrent misses for
+ * one key share one lookup.
  */
 export class ApiKeyAuthenticator {
   readonly #db: Queryable;
@@ -146,7 +147,9 @@ export class ApiKeyAuthenticator {
     if (!isWellFormedApiKey(rawKey) || this.#refused.get(rawKey, Date.now())) return null;
     const pending = this.#pending.get(rawKey);
     if (pending) return pending;
-    const lookup = this.#lookup(rawKey).finally(() => this.#pending.delete(rawKey));
+    const lookup: Promise<Principal | null> = this.#lookup(rawKey).finally(() => {
+      if (this.#pending.get(rawKey) === lookup) this.#pending.delete(rawKey);
+    });
     this.#pending.set(rawKey, lookup);
     return lookup;
   }
@@ -159,6 +162,8 @@ export class ApiKeyAuthenticator {
   #forgetAll(): void {
     this.#forgotten += 1;
     this.#verified.clear();
+    // A request that comes from now on asks the database itself, not a lookup asked before.
+    this.#pending.clear();
   }
 
   async #lookup(rawKey: string): Promise<Principal | null> {
