@@ -276,3 +276,45 @@ describe('a synchronous request behind the cap waits for room in its own process
     assert.equal(ledger.filter((r) => r.kind === 'charge').length, 1, JSON.stringify(ledger));
   });
 });
+
+describe('synchronous requests waiting behind the cap are woken one by one', () => {
+  const METRICS_TOKEN = 'metrics-token-for-room-waits-0123456789';
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({
+      env: {
+        SIMULATOR_DELAY_MS: '300',
+        TEAM_MAX_CONCURRENT_ITEMS: '1',
+        SYNC_REQUEST_TIMEOUT_S: '60',
+        METRICS_TOKEN,
+      },
+    });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('each tries its claim when it starts waiting and when its own item is given room, not at every finish', async () => {
+    const WAITING = 5;
+    const team = await createTeam(server, 10_000);
+    const image = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'holds the room', batch: 1 },
+    });
+    assert.equal(image.status, 200, image.text);
+    const texts = await Promise.all(
+      Array.from({ length: WAITING }, (_, i) =>
+        call<{ text: string }>(server, 'POST', '/api/v1/text/generate', {
+          token: team.key,
+          body: { prompt: `Waits its turn, number ${i}.` },
+        }),
+      ),
+    );
+    for (const text of texts) assert.equal(text.status, 200, text.text);
+    const metrics = await call(server, 'GET', '/metrics', { token: METRICS_TOKEN });
+    const tries = Number(/^genmedia_room_wait_claims_total (\d+)/m.exec(metrics.text)?.[1] ?? Number.NaN);
+    // Each request tried at least once; woken at every finish, they would have tried 5 + 15 times.
+    assert.ok(tries >= WAITING && tries <= 2 * WAITING + 2, `${tries} claims tried by ${WAITING} waiting requests`);
+  });
+});

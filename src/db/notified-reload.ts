@@ -21,6 +21,11 @@ export interface NotifiedReloadOptions {
   /** Reads the rows again into the caller's memory. */
   read: () => Promise<void>;
   /**
+   * Takes each notice's payload in place of a read (the notice says what changed); reads are then
+   * made only when it starts listening and after a lost connection.
+   */
+  notice?: (payload: string) => void;
+  /**
    * Proves the listening connection alive this often: a `heartbeat` notice sent on the channel
    * (through the pool) must come back on it. Without a notice heard for two periods and a second,
    * `session` answers undefined (a connection cut without a word is otherwise only found out when
@@ -107,6 +112,10 @@ export class NotifiedReload {
       if (this.closed) return;
       this.heardAt = Date.now();
       if (notice.payload === HEARTBEAT) return;
+      if (this.options.notice) {
+        this.options.notice(notice.payload ?? '');
+        return;
+      }
       this.reload().catch((err: unknown) => this.log.warn({ err }, `${this.options.what}: could not reload`));
     });
     client.on('error', (err) => this.lost(client, err));

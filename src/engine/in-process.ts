@@ -109,7 +109,8 @@ export async function runAndWait(
     items.map(async ({ id, claim: accepted, sendTo }) => {
       let claim = accepted ?? (await claimWithinTeamCap(context, id));
       if (claim.kind === 'waiting') {
-        await work.rooms.until(context.signal, async () => {
+        await work.rooms.until(id, context.signal, async () => {
+          context.services.metrics.roomWaitClaimTried();
           claim = await claimWithinTeamCap(context, id);
           return claim.kind !== 'waiting';
         });

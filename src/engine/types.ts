@@ -92,6 +92,11 @@ export interface EngineMetrics {
    */
   credentialCapped(c: { provider: string; cap: 'max_in_flight' | 'rpm'; outcome: 'skipped' | 'deferred' }): void;
   /**
+   * A synchronous request whose item waits for room in its team's cap tried to claim it (its first
+   * try, or once more after its item was woken).
+   */
+  roomWaitClaimTried(): void;
+  /**
    * One attempt to deliver a webhook the engine queued ended (the webhooks module reports it):
    * delivered, failed with another attempt scheduled, or failed for good. statusCode null: no HTTP
    * answer (a network error, a timeout, a refused URL).

@@ -138,6 +138,11 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
     labelNames: ['provider', 'cap', 'outcome'] as const,
     registers: [registry],
   });
+  const roomWaitClaims = new Counter({
+    name: 'genmedia_room_wait_claims_total',
+    help: "Claims tried by synchronous requests whose items wait for room in their team's cap (the first, and one each time the item is woken)",
+    registers: [registry],
+  });
   installQueueGauges(registry, pool);
   if (pool instanceof pg.Pool) installBatchCounters(registry, pool);
 
@@ -169,6 +174,7 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
         error_kind: errorKindLabel(a.outcome === 'completed', a.errorKind),
       }),
     credentialCapped: (c) => capped.inc({ provider: c.provider, cap: c.cap, outcome: c.outcome }),
+    roomWaitClaimTried: () => roomWaitClaims.inc(),
     webhookAttempted: (a) =>
       webhooks.inc({
         outcome: a.outcome,
