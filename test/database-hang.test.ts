@@ -95,7 +95,8 @@ describe('a hung database', () => {
       for (let round = 0; round < 3; round += 1) {
         assert.equal((await call(service, 'GET', '/readyz')).status, 200, 'the check connection is open');
         const { rows } = await admin.query<{ pid: number }>(
-          `select pid from pg_stat_activity where application_name = 'genmedia-health'`,
+          // This service's only: other test files share the PostgreSQL server.
+          `select pid from pg_stat_activity where application_name = 'genmedia-health' and datname = current_database()`,
         );
         assert.ok(rows.length > 0, 'the check connection was found');
         await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [rows.map((r) => r.pid)]);

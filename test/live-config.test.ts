@@ -339,7 +339,8 @@ describe('live configuration across two processes', () => {
 
   test('a process whose listening connection was lost listens again and catches up with what changed meanwhile', async () => {
     const killed = await a.pool.query(
-      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'genmedia-live-config'",
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = 'genmedia-live-config' and datname = current_database()`,
     );
     assert.ok(killed.rowCount && killed.rowCount >= 2, 'both processes listen');
     const changed = await admin('PATCH', `/admin/v1/models/image/${MODEL}`, { price: { credits_per_image: 6 } });
@@ -347,7 +348,8 @@ describe('live configuration across two processes', () => {
     await within(2000, async () => (await quote(b, team, MODEL)) === 6);
     await within(2000, async () => {
       const { rows } = await a.pool.query<{ n: number }>(
-        "select count(*)::int as n from pg_stat_activity where application_name = 'genmedia-live-config'",
+        `select count(*)::int as n from pg_stat_activity
+          where application_name = 'genmedia-live-config' and datname = current_database()`,
       );
       return rows[0]?.n === 2;
     });
