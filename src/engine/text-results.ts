@@ -10,7 +10,7 @@ import { selectKeptText } from './sql/history.ts';
  * The field of a text item's result that holds the text its URL serves when that is not the
  * result's `text` (a chat answer's tool calls or refusal).
  */
-export const TEXT_RESULT_FIELD = 'file_text';
+const TEXT_RESULT_FIELD = 'file_text';
 
 // resultKey(): `<generation id>/<item id>-<storage token>.<extension>`.
 const TEXT_RESULT_KEY = /^(gen_[0-9a-z]{26})\/(item_[0-9a-z]{26})-([0-9a-f]{32})\.txt$/;
@@ -22,4 +22,13 @@ export async function readKeptText(db: Queryable, key: string): Promise<Buffer |
   const [, generationId = '', itemId = '', storageToken = ''] = match;
   const text = await selectKeptText(db, { generationId, itemId, storageToken }, TEXT_RESULT_FIELD);
   return text === undefined ? undefined : Buffer.from(text, 'utf8');
+}
+
+/**
+ * What a text item's result records beside the metadata for the text kept in it: nothing when its
+ * `text` is that text already (the usual answer), else the text under TEXT_RESULT_FIELD (a chat's
+ * tool calls or refusal, which the file held in place of text).
+ */
+export function keptText(kept: string | undefined, metadata: Record<string, unknown>): Record<string, string> {
+  return kept === undefined || metadata.text === kept ? {} : { [TEXT_RESULT_FIELD]: kept };
 }

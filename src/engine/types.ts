@@ -185,7 +185,7 @@ export interface ExecutionContext {
   fetchMedia(url: string): Promise<Buffer>;
   /**
    * The URL of our own media route for a key, whatever the storage: where a text result, kept in
-   * its item's record rather than stored as a file, is served (see TEXT_RESULT_FIELD).
+   * its item's record rather than stored as a file, is served (see text-results.ts).
    */
   recordUrl(key: string): string;
   signal: AbortSignal;

@@ -19,7 +19,7 @@ import { ITEM_JOB_MAX_ATTEMPTS, ITEM_TASK, resultKey, VENDOR_POLL_TASK } from '.
 import { discardResult, executable, markStoringResult, type Outcome, recordOutcome } from './finish.ts';
 import { signInputUrls } from './inputs.ts';
 import * as sql from './sql/index.ts';
-import { TEXT_RESULT_FIELD } from './text-results.ts';
+import { keptText } from './text-results.ts';
 import type { ExecutionContext, NextStep, Operation, RunOptions, VendorWork } from './types.ts';
 import { storageCopy, vendorCall } from './vendor-spans.ts';
 
@@ -681,15 +681,6 @@ function attemptCost(ctx: ExecutionContext, route: AttemptRoute, output: Provide
   return ctx.vendorUnitPricesUsd[`${route.provider ?? ''} ${route.vendor_endpoint ?? ''}`] ?? null;
 }
 
-/**
- * What a result's record adds for a text kept in it (see TEXT_RESULT_FIELD): nothing when its
- * `text` is that text already (the usual answer), else the text under TEXT_RESULT_FIELD (a
- * chat's tool calls or refusal, which the file holds in place of text).
- */
-function keptText(kept: string | undefined, metadata: Record<string, unknown>): Record<string, string> {
-  return kept === undefined || metadata.text === kept ? {} : { [TEXT_RESULT_FIELD]: kept };
-}
-
 /** What a result says of its file, or nothing (an empty result is recorded as none). */
 function nonEmpty(metadata: Record<string, unknown>): Record<string, unknown> | undefined {
   return Object.keys(metadata).length > 0 ? metadata : undefined;
@@ -701,7 +692,7 @@ interface StoredResult {
   url: string;
   /** Its size as stored. */
   bytes: number;
-  /** The text of a text result kept in its item's record instead of a file (see TEXT_RESULT_FIELD). */
+  /** The text of a text result kept in its item's record instead of a file (see text-results.ts). */
   kept?: string;
   contentType: string;
   extension: string;

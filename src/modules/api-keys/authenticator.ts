@@ -62,7 +62,7 @@ class ExpiringCache<V> {
 const HEARTBEAT_MS = 2_000;
 
 /** The channel a revoked or deleted key is announced on (migration 0042). */
-export const API_KEY_REVOCATIONS_CHANNEL = 'api_key_revocations';
+const API_KEY_REVOCATIONS_CHANNEL = 'api_key_revocations';
 
 /** A verified key: its principal, when it was verified, and in which listening session (if any). */
 interface Verified {
