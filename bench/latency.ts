@@ -16,8 +16,9 @@
 // rendering can take longer than the same rendering here (its process also answers the 5 ms polls
 // meanwhile), which that difference of two p50s counts as overhead; so each sample also reads,
 // from the database, how long the service's own rendering took (its item's attempt: from the
-// submit to the simulator until its result was about to be stored) and subtracts that and the
-// in-process store instead: the per-sample overhead is what the queue, the database and HTTP add.
+// submit to the simulator until the simulator's answer was in hand, answered_at) and subtracts that
+// and the in-process store instead: the per-sample overhead is what the queue, the database and
+// HTTP add.
 //
 // Environment: BENCH_SAMPLES (generations measured, default 30), BENCH_QUICK=1 (1 warm-up and 3
 // samples: checks that the bench works; see bench/lib.ts).
@@ -172,15 +173,15 @@ async function main(): Promise<void> {
 
   const db = new pg.Pool({ connectionString: env.databaseUrl, max: 1 });
   onCleanup(() => db.end());
-  /** How long the service's own rendering of a generation took: its attempt's submit → storing its result. */
+  /** How long the service's own rendering of a generation took: its attempt's submit → its answer. */
   const serviceRender = async (id: string): Promise<number> => {
     const { rows } = await db.query<{ ms: number | null }>(
-      `select extract(epoch from (i.storing_result_at - a.started_at)) * 1000 as ms
+      `select extract(epoch from (a.answered_at - a.started_at)) * 1000 as ms
        from generation_items i join item_attempts a on a.item_id = i.id where i.generation_id = $1`,
       [id],
     );
     const ms = rows[0]?.ms;
-    if (ms === undefined || ms === null) throw new Error(`generation ${id} has no attempt with its result stored`);
+    if (ms === undefined || ms === null) throw new Error(`generation ${id} has no attempt that answered`);
     return Number(ms);
   };
 

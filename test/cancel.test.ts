@@ -123,6 +123,47 @@ describe('cancelling racing the completion', () => {
     await server.close();
   });
 
+  test('a result is marked as being stored only where its URL was handed out at accept; the attempt records when it was answered', async () => {
+    const image = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'a lamp', batch: 1 },
+    });
+    assert.equal(image.status, 200, image.text);
+    const model = await call<{ generation_id: string; model_url: string }>(
+      server,
+      'POST',
+      '/api/v1/models-3d/generate',
+      { token: team.key, body: { prompt: 'a lamp' } },
+    );
+    assert.equal(model.status, 200, model.text);
+    for (const id of [image.body.generation_id, model.body.generation_id]) {
+      assert.equal((await waitForGeneration(server, team.key, id)).status, 'completed');
+    }
+    const { rows } = await server.pool.query<{
+      generation_id: string;
+      marked: boolean;
+      answered: boolean;
+      route_ms: number;
+    }>(
+      `select i.generation_id, i.storing_result_at is not null as marked,
+              a.started_at <= a.answered_at and a.answered_at <= a.finished_at as answered,
+              extract(epoch from (a.answered_at - a.started_at)) * 1000 as route_ms
+       from generation_items i join item_attempts a on a.item_id = i.id
+       where i.generation_id = any($1::text[])`,
+      [[image.body.generation_id, model.body.generation_id]],
+    );
+    const of = (id: string) => rows.find((r) => r.generation_id === id);
+    // An image's URL reaches its client with the completion only: a cancel until then refunds it.
+    assert.equal(of(image.body.generation_id)?.marked, false);
+    // A 3D model's URL was in the answer that accepted it: from its storing on, a cancel cannot refund it.
+    assert.equal(of(model.body.generation_id)?.marked, true);
+    for (const row of rows) {
+      assert.equal(row.answered, true, JSON.stringify(row));
+      // The simulator answers after SIMULATOR_DELAY_MS (150 ms).
+      assert.ok(Number(row.route_ms) >= 140, JSON.stringify(row));
+    }
+  });
+
   test('each generation ends one way only, and the balance is what the completed items cost', async () => {
     const before = await balanceOf(server, team.key);
     const created = await Promise.all(

@@ -387,6 +387,14 @@ export interface Operation<TInput = WorkItem['request']> {
     charged: number,
   ): { actualCredits: number; metadata: Record<string, unknown> };
   /**
+   * The answer that accepts it hands out its items' result URLs (a 3D model's `model_url`, an
+   * influencer video's frames): a file the client may fetch before its item completes. Each result
+   * is then marked as being stored, and committed, before it is written (markStoringResult), so that
+   * a cancel can no longer refund it. Without it, a result's URL reaches the client only with the
+   * completion: a cancel meanwhile refunds the item and the file written for it is deleted.
+   */
+  resultUrlsAtAccept?: boolean;
+  /**
    * Its results are records other work reads later (an influencer's face and references): they are
    * kept whatever MEDIA_RETENTION_DAYS says.
    */

@@ -589,9 +589,10 @@ export async function pollVendor(
 /**
  * Copies the vendor's first file into our storage and completes the item. An item run in its
  * request (`here`) is settled in one call: the attempt's end, the result's size and the route's
- * success (`here.routeServed`) go with its outcome; its file is not marked as being stored first (its
- * URL is handed out with the request's answer only, so a cancel meanwhile refunds it and the file
- * goes).
+ * success (`here.routeServed`) go with its outcome. Its file is marked as being stored first only
+ * where the operation handed out its URL at accept (resultUrlsAtAccept) and the item is not run in
+ * its request: other URLs reach the client with the completion only, so a cancel meanwhile refunds
+ * the item and the file goes. The attempt's end records when the output was in hand (answered_at).
  */
 async function completeFromOutput(
   ctx: ExecutionContext,
@@ -612,9 +613,10 @@ async function completeFromOutput(
     await finish(ctx, operation, item, { ok: false, error, errorKind: 'internal', provider });
     return;
   }
-  // Once stored, the file may be fetched (its URL can have been handed out): record that first,
-  // so a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!here && !marked && !(await markStoringResult(ctx, item.id))) return;
+  const answeredAt = new Date();
+  // Once stored, a file whose URL was handed out at accept may be fetched: record that first, so a
+  // cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
+  if (!here && !marked && operation.resultUrlsAtAccept && !(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
@@ -651,7 +653,7 @@ async function completeFromOutput(
   }
   const settled = operation.settle?.(executable(item), output, item.price);
   // The attempt's end and the file's size are recorded in the transaction that completes the item.
-  const attempt: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output) };
+  const attempt: sql.AttemptEnd = { outcome: 'completed', cost: attemptCost(ctx, servedBy, output), answeredAt };
   const completed = await finish(ctx, operation, item, {
     ok: true,
     provider,

@@ -173,6 +173,11 @@ export interface AttemptEnd {
   errorKind?: string | null;
   /** What the vendor said the work cost, when it said. */
   cost?: number | null;
+  /**
+   * When the route's answer with the result was in hand, before its file was copied into our
+   * storage (a completion recorded by finish_item; item_attempts.answered_at, migration 0043).
+   */
+  answeredAt?: Date;
 }
 
 /** Closes the item's open attempt with its outcome. */

@@ -47,7 +47,7 @@ export type Finished =
   | { recorded: true; refund: number; status: GenerationStatus; finished: boolean; webhook_url: string | null };
 
 /**
- * Records an item's outcome once, in one call (finish_item, migration 0036), under its team's row
+ * Records an item's outcome once, in one call (finish_item, migrations 0036 and 0043), under its team's row
  * lock: the route's success, the item completed (the attempt's end and the file's size recorded
  * whether or not it still was to complete) or failed, its refund and ledger row, its generation's
  * counts and final status, and the team's waiting items started.
@@ -78,6 +78,7 @@ export function finishItemPayload(f: FinishRecord): Record<string, unknown> {
               error: f.attempt.error ?? null,
               error_kind: f.attempt.errorKind ?? null,
               cost: f.attempt.cost ?? null,
+              answered_at: f.attempt.answeredAt?.toISOString() ?? null,
             }
           : null,
         actual_credits: f.actualCredits ?? null,

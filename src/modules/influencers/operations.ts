@@ -197,6 +197,8 @@ export const influencerOperations: Record<string, Operation> = {
   }),
   [OperationName.influencerVideo]: operationOf(VideoInput, {
     vendor: videoForVendor,
+    // first_frame_url and last_frame_url are in the answer that accepts it.
+    resultUrlsAtAccept: true,
     prepare: prepareVideo,
     finishFile: async (ctx, item, key) => (item.input.part === 'video' ? voiceVideo(ctx, item, key) : {}),
   }),

@@ -29,5 +29,6 @@ const model3dForVendor = (ctx: ExecutionContext, item: ExecutableItem<Model3dInp
 
 /** 3D model generation. */
 export const model3dOperations: Record<string, Operation> = {
-  [OperationName.model3dGenerate]: operationOf(Model3dInput, { vendor: model3dForVendor }),
+  // model_url is in the answer that accepts it.
+  [OperationName.model3dGenerate]: operationOf(Model3dInput, { vendor: model3dForVendor, resultUrlsAtAccept: true }),
 };
