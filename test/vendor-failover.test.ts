@@ -28,6 +28,7 @@ interface Attempt {
   vendor_request_id: string | null;
   started_at: string;
   finished_at: string | null;
+  answered_at: string | null;
   outcome: string | null;
   error: string | null;
   error_kind: string | null;
@@ -154,6 +155,19 @@ describe('failover between routes and the circuit breaker', () => {
       assert.equal(attempt.provider, 'fal');
       assert.ok(attempt.finished_at && Date.parse(attempt.finished_at) >= Date.parse(attempt.started_at));
     }
+    // Only the attempt that completed was answered with a result.
+    assert.deepEqual(
+      attempts.body.map((x) => x.answered_at !== null),
+      [false, false, true],
+    );
+    const answered = attempts.body[2];
+    assert.ok(
+      answered?.answered_at &&
+        answered.finished_at &&
+        Date.parse(answered.started_at) <= Date.parse(answered.answered_at) &&
+        Date.parse(answered.answered_at) <= Date.parse(answered.finished_at),
+      JSON.stringify(answered),
+    );
     assert.match(attempts.body[0]?.error ?? '', /No runner available/);
     assert.ok(attempts.body[2]?.vendor_request_id, 'the accepted job has its vendor request id');
 

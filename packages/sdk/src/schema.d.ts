@@ -11790,6 +11790,8 @@ export interface components {
         };
         /** ProviderAttempt */
         ProviderAttempt: {
+            /** @description When the route's answer with the result was in hand, before its file was copied into our storage and the item settled (completed attempts; null otherwise) */
+            answered_at: string | null;
             /** @description What the work cost in US dollars, from the vendor's answer at the operator's rates (docs/operating.md); null when unknown (never 0 for unknown) */
             cost: number | null;
             endpoint: string;

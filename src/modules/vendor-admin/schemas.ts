@@ -53,6 +53,10 @@ export const Attempt = Type.Object(
     vendor_request_id: Type.Union([Type.String(), Type.Null()]),
     started_at: Timestamp,
     finished_at: Type.Union([Timestamp, Type.Null()]),
+    answered_at: Type.Union([Timestamp, Type.Null()], {
+      description:
+        "When the route's answer with the result was in hand, before its file was copied into our storage and the item settled (completed attempts; null otherwise)",
+    }),
     outcome: Type.Union([Type.Enum(['completed', 'failed', 'submit_failed', 'unknown']), Type.Null()], {
       description: 'null while the attempt runs',
     }),

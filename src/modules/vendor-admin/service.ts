@@ -98,5 +98,6 @@ export async function listAttempts(deps: Pick<Deps, 'pool'>, generationId: strin
     ...r,
     started_at: r.started_at.toISOString(),
     finished_at: r.finished_at?.toISOString() ?? null,
+    answered_at: r.answered_at?.toISOString() ?? null,
   }));
 }

@@ -22,6 +22,7 @@ export interface AttemptRow {
   vendor_request_id: string | null;
   started_at: Date;
   finished_at: Date | null;
+  answered_at: Date | null;
   outcome: 'completed' | 'failed' | 'submit_failed' | 'unknown' | null;
   error: string | null;
   error_kind: string | null;
@@ -32,7 +33,7 @@ export interface AttemptRow {
 export async function selectAttempts(db: Queryable, generationId: string): Promise<AttemptRow[] | undefined> {
   const { rows } = await db.query<AttemptRow & { found: boolean }>(
     `select true as found, a.item_id, a.provider, a.endpoint, a.vendor_request_id, a.started_at, a.finished_at,
-            a.outcome, a.error, a.error_kind, a.cost::float8 as cost
+            a.answered_at, a.outcome, a.error, a.error_kind, a.cost::float8 as cost
      from generations g left join item_attempts a on a.generation_id = g.id
      where g.id = $1::text
      order by a.started_at, a.id`,
