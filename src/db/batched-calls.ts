@@ -21,9 +21,16 @@ import type { Queryable } from './pool.ts';
 /** The functions call_all calls: each takes one jsonb and answers one. */
 export type BatchableFunction = 'accept_generation' | 'finish_item';
 
-/** One call of `fn` with `payload`, alone, on `db` (the pool, or a client inside a transaction). */
+/**
+ * One call of `fn` with `payload`, alone, on `db` (the pool, or a client inside a transaction). As a
+ * named statement, like call_all's: each connection parses it once, not at every call.
+ */
 export async function callOnce<T>(db: Queryable, fn: BatchableFunction, payload: unknown): Promise<T | undefined> {
-  const { rows } = await db.query<{ answer: T }>(`select ${fn}($1::jsonb) as answer`, [JSON.stringify(payload)]);
+  const { rows } = await db.query<{ answer: T }>({
+    name: fn,
+    text: `select ${fn}($1::jsonb) as answer`,
+    values: [JSON.stringify(payload)],
+  });
   return rows[0]?.answer;
 }
 
@@ -104,10 +111,11 @@ export class BatchedCall {
       }
       this.sent.batches += 1;
       const ordered = [...calls].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-      const { rows } = await this.#pool.query<{ answers: Answers }>('select call_all($1::text, $2::jsonb) as answers', [
-        this.#fn,
-        JSON.stringify(ordered.map((c) => c.payload)),
-      ]);
+      const { rows } = await this.#pool.query<{ answers: Answers }>({
+        name: 'call_all',
+        text: 'select call_all($1::text, $2::jsonb) as answers',
+        values: [this.#fn, JSON.stringify(ordered.map((c) => c.payload))],
+      });
       const answers = rows[0]?.answers;
       if (answers !== undefined && !Array.isArray(answers)) {
         // One call raised and the batch was undone: that call fails, the others go again first.

@@ -160,16 +160,23 @@ export async function selectHistory(
  * key, its items through the (generation_id, position) index.
  */
 export async function selectStatus(db: Queryable, id: string, teamId: string): Promise<StatusRow | undefined> {
-  const { rows } = await db.query<StatusRow>(
-    `${STATUS_SELECT} where g.id = $1::text and g.team_id = $2::text and g.parent_item_id is null`,
-    [id, teamId],
-  );
+  // Named: each connection parses it once (every status poll runs it).
+  const { rows } = await db.query<StatusRow>({
+    name: 'select_status',
+    text: `${STATUS_SELECT} where g.id = $1::text and g.team_id = $2::text and g.parent_item_id is null`,
+    values: [id, teamId],
+  });
   return rows[0];
 }
 
 /** The status rows of several generations at once (any team: the callers checked who may see them). */
 export async function selectStatuses(db: Queryable, ids: string[]): Promise<StatusRow[]> {
-  const { rows } = await db.query<StatusRow>(`${STATUS_SELECT} where g.id = any($1::text[])`, [ids]);
+  // Named: each connection parses it once (live status reads it at every change).
+  const { rows } = await db.query<StatusRow>({
+    name: 'select_statuses',
+    text: `${STATUS_SELECT} where g.id = any($1::text[])`,
+    values: [ids],
+  });
   return rows;
 }
 
