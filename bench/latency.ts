@@ -50,6 +50,7 @@ import {
   sleep,
   startOurServer,
   waitUntilHealthy,
+  watchUntilFinished,
 } from './lib.ts';
 
 const POLL_INTERVAL_MS = 5;
@@ -95,7 +96,14 @@ async function measureGeneration(server: Server, key: string, text: string): Pro
   if (res.status !== 200) throw new Error(`POST /api/v1/images/generate answered ${res.status}: ${created}`);
   const id = (JSON.parse(created) as { generation_id: string }).generation_id;
 
-  if (WATCH === 'events') return { id, acceptMs, ...(await watchEvents(server, headers, id, start)) };
+  if (WATCH === 'events') {
+    const seen = await watchUntilFinished(server, headers, id, COMPLETION_TIMEOUT_MS);
+    if (seen.record.status !== 'completed') throw new Error(`generation ${id} failed: ${JSON.stringify(seen.record)}`);
+    const urls = seen.record.result_urls;
+    if (urls.length !== 1)
+      throw new Error(`generation ${id} completed without its result: ${JSON.stringify(seen.record)}`);
+    return { id, acceptMs, completedMs: seen.at - start, polls: seen.events, resultUrl: urls[0] as string };
+  }
   let polls = 0;
   while (performance.now() - start < COMPLETION_TIMEOUT_MS) {
     const status = await fetch(`${server.baseUrl}/api/v1/generations/${id}/status`, { headers });
@@ -113,53 +121,6 @@ async function measureGeneration(server: Server, key: string, text: string): Pro
     await sleep(POLL_INTERVAL_MS);
   }
   throw new Error(`generation ${id} not completed within ${COMPLETION_TIMEOUT_MS} ms\n${server.output()}`);
-}
-
-/**
- * Follows a generation's live status (its Server-Sent Events stream, opened once the POST has
- * answered) until the record that says it completed; the time is when that event arrived.
- */
-async function watchEvents(
-  server: Server,
-  headers: Record<string, string>,
-  id: string,
-  start: number,
-): Promise<{ completedMs: number; polls: number; resultUrl: string }> {
-  const res = await fetch(`${server.baseUrl}/api/v1/generations/${id}/events`, {
-    headers,
-    signal: AbortSignal.timeout(COMPLETION_TIMEOUT_MS),
-  });
-  if (res.status !== 200 || !res.body) throw new Error(`events of ${id} answered ${res.status}: ${await res.text()}`);
-  const decoder = new TextDecoder();
-  let buffered = '';
-  let events = 0;
-  try {
-    for await (const chunk of res.body) {
-      const now = performance.now();
-      buffered += decoder.decode(chunk, { stream: true });
-      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
-        const event = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
-        if (data === '') continue;
-        events++;
-        const record = JSON.parse(data) as { status: string; result_urls: string[] };
-        if (record.status === 'completed') {
-          if (record.result_urls.length !== 1)
-            throw new Error(`generation ${id} completed without its result: ${data}`);
-          return { completedMs: now - start, polls: events, resultUrl: record.result_urls[0] as string };
-        }
-        if (record.status === 'failed') throw new Error(`generation ${id} failed: ${data}\n${server.output()}`);
-      }
-    }
-  } finally {
-    await res.body.cancel().catch(() => undefined);
-  }
-  throw new Error(`the events of ${id} ended before it completed\n${server.output()}`);
 }
 
 /** The service's result is a PNG of the requested size, served from its media route. */

@@ -501,6 +501,50 @@ export function printComparison(report: ComparisonReport): boolean {
   return pass;
 }
 
+/**
+ * Follows a generation's live status (GET /api/v1/generations/{id}/events, Server-Sent Events)
+ * until the record that says it completed or failed: that record, when its event arrived
+ * (performance.now()) and how many status events came. Opened once the generation is accepted: the
+ * stream answers its current record at once, then every change.
+ */
+export async function watchUntilFinished(
+  server: Server,
+  headers: Record<string, string>,
+  id: string,
+  timeoutMs: number,
+): Promise<{ record: { status: string; result_urls: string[] }; at: number; events: number }> {
+  const res = await fetch(`${server.baseUrl}/api/v1/generations/${id}/events`, {
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (res.status !== 200 || !res.body) throw new Error(`events of ${id} answered ${res.status}: ${await res.text()}`);
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let events = 0;
+  try {
+    for await (const chunk of res.body) {
+      const at = performance.now();
+      buffered += decoder.decode(chunk, { stream: true });
+      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+        const data = buffered
+          .slice(0, end)
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        buffered = buffered.slice(end + 2);
+        if (data === '') continue;
+        events++;
+        const record = JSON.parse(data) as { status: string; result_urls: string[] };
+        if (record.status === 'completed' || record.status === 'failed') return { record, at, events };
+      }
+    }
+  } finally {
+    await res.body.cancel().catch(() => undefined);
+  }
+  throw new Error(`the events of ${id} ended before it finished\n${server.output()}`);
+}
+
 /** The value at quantile q (0..1) of ascending samples, nearest rank. */
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) throw new Error('no samples');
