@@ -522,11 +522,7 @@ export async function pollVendor(
   reported?: ProviderOutput,
   options: RunOptions = { mayRetry: true },
 ): Promise<NextStep | undefined> {
-  // A result a verified webhook reported is stored now: the item is marked as storing it as it is read.
-  const storing = reported !== undefined && reported.files.length > 0;
-  const item = storing
-    ? await sql.selectItemStoringResult(ctx.pool, itemId)
-    : await sql.selectUnfinishedItem(ctx.pool, itemId);
+  const item = await sql.selectUnfinishedItem(ctx.pool, itemId);
   if (item?.vendor_state !== 'accepted' || !item.vendor_handle || !item.provider) return;
   const operation = operations[item.operation];
   const provider = ctx.providers.get(item.provider, item.credential_id);
@@ -583,7 +579,7 @@ export async function pollVendor(
     const candidates = ctx.providers.candidates(work.routes, work.request);
     return failOrRetry(ctx, operation, item, route, candidates, result.error, situation);
   }
-  await completeFromOutput(ctx, operation, item, work, result.output, item, options.here ? {} : undefined, storing);
+  await completeFromOutput(ctx, operation, item, work, result.output, item, options.here ? {} : undefined);
 }
 
 /**
@@ -602,8 +598,6 @@ async function completeFromOutput(
   output: ProviderOutput,
   servedBy: AttemptRoute,
   here?: { routeServed?: { provider: string; endpoint: string } },
-  /** The item was marked as storing its result when it was read (selectItemStoringResult). */
-  marked = false,
 ): Promise<void> {
   const provider = servedBy.provider ?? undefined;
   const file = output.files[0];
@@ -616,7 +610,7 @@ async function completeFromOutput(
   const answeredAt = new Date();
   // Once stored, a file whose URL was handed out at accept may be fetched: record that first, so a
   // cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!here && !marked && operation.resultUrlsAtAccept && !(await markStoringResult(ctx, item.id))) return;
+  if (!here && operation.resultUrlsAtAccept && !(await markStoringResult(ctx, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {

@@ -240,25 +240,6 @@ export async function selectUnfinishedItem(db: Queryable, itemId: string): Promi
   return rows[0];
 }
 
-/**
- * The item of a vendor job whose result is to be stored now (a verified webhook reported it), read
- * and marked as storing its result (see markStoringResult) in one statement; undefined when it is
- * not running on an accepted vendor job.
- */
-export async function selectItemStoringResult(db: Queryable, itemId: string): Promise<ClaimedItem | undefined> {
-  const { rows } = await db.query<ClaimedItem>(
-    `update generation_items i set storing_result_at = coalesce(i.storing_result_at, now())
-     from generations g
-     where i.id = $1::text and g.id = i.generation_id and i.status = 'PROCESSING' and i.vendor_state = 'accepted'
-     returning i.id, i.generation_id, i.position, i.type, i.model, i.input, i.storage_token, i.attempts, i.failures,
-               i.price, i.provider, i.vendor_endpoint, i.vendor_state, i.vendor_handle, i.vendor_accepted_at,
-               i.skipped_routes, i.route_failures, i.storing_result_at, i.credential_id, i.accepted_routes, g.team_id,
-               g.workspace_id, g.operation, g.input as generation_input, g.webhook_url`,
-    [itemId],
-  );
-  return rows[0];
-}
-
 /** Extends the leases of items this process is running. */
 export async function renewItemLeases(db: Queryable, itemIds: string[], leaseMs: number): Promise<void> {
   await db.query(
