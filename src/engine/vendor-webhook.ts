@@ -3,7 +3,7 @@ import { AppError } from '../lib/errors.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { WebhookEvent } from '../providers/types.ts';
 import type { HeldSlots } from './local-runs.ts';
-import { markEarlyWebhook, selectItemByVendorRequest, selectItemCredential } from './sql/attempts.ts';
+import { markEarlyWebhook, selectItemByVendorRequest, selectWebhookItem, type WebhookItem } from './sql/attempts.ts';
 import { isItemWebhookCredential, queuePoll, reportedOutput } from './vendor.ts';
 
 /** What the webhook URL we gave the vendor says: the item it serves and the item's credential. */
@@ -12,19 +12,22 @@ export interface WebhookTarget {
   credential: string | undefined;
 }
 
+export type { WebhookItem };
+
 /**
- * The credential a vendor's webhook is verified with: the one the job of the item its URL names was
- * submitted with (a job keeps its credential for its polls, cancel and webhooks), when that item is
- * at this vendor; undefined: the vendor's default. What the URL names is not believed yet: a
- * webhook verified with the credential of an item it does not serve is refused by
- * acceptVendorWebhook (the item's own webhook credential in the URL).
+ * The item a vendor's webhook URL names, when it is at this vendor: its `credentialId` is the
+ * credential the webhook is verified with, the one its job was submitted with (a job keeps its
+ * credential for its polls, cancel and webhooks; undefined: the vendor's default). What the URL
+ * names is not believed yet: a webhook verified with the credential of an item it does not serve is
+ * refused by acceptVendorWebhook (the item's own webhook credential in the URL), which is given
+ * this read to spare a second look-up when the webhook reports that item's job.
  */
-export async function webhookCredentialOf(
+export async function webhookItemOf(
   db: Queryable,
   providerId: string,
   target: WebhookTarget,
-): Promise<string | undefined> {
-  return target.item === undefined ? undefined : selectItemCredential(db, target.item, providerId);
+): Promise<WebhookItem | undefined> {
+  return target.item === undefined ? undefined : selectWebhookItem(db, target.item, providerId);
 }
 
 /** A vendor's webhook the engine does not believe (401). */
@@ -48,6 +51,8 @@ export async function acceptVendorWebhook(
   providerId: string,
   target: WebhookTarget,
   event: WebhookEvent,
+  /** The item the URL names as webhookItemOf read it (before the webhook was verified). */
+  named: WebhookItem | undefined,
   /**
    * Slots held in this process's worker: the item's vendor job is looked at there at once, instead
    * of by a poll job. The poll scheduled when the job was sent stays, should this process stop.
@@ -66,10 +71,15 @@ export async function acceptVendorWebhook(
     return found;
   };
   const find = () => selectItemByVendorRequest(db, providerId, event.vendorRequestId);
-  // Usually the submit's answer is recorded by now: one look-up. When it is not, the item is marked
-  // (recording the answer then polls at once); if that finds the answer recorded after all (the row
-  // lock orders the two), a second look-up, in a statement of its own, sees it.
-  let found = bound(await find());
+  // Usually the submit's answer is recorded by now, and the item the URL names, read to verify the
+  // webhook, has the job it reports: no other look-up. Else the job's item is looked up. When the
+  // answer is not recorded, the item is marked (recording the answer then polls at once); if that
+  // finds the answer recorded after all (the row lock orders the two), a second look-up, in a
+  // statement of its own, sees it.
+  let found =
+    item !== undefined && named?.unfinished && named.vendorRequestId === event.vendorRequestId
+      ? item
+      : bound(await find());
   if (!found && item) {
     if (await markEarlyWebhook(db, item, providerId)) return;
     found = bound(await find());

@@ -92,17 +92,39 @@ export async function selectCredentialLoads(
   return new Map(rows.map((r) => [r.id, { inFlight: r.in_flight, recent: r.recent, freesInMs: r.frees_in_ms }]));
 }
 
-/** The credential an item's vendor job at `provider` was submitted with (undefined: none, or no such item). */
-export async function selectItemCredential(
+/** What a vendor's webhook needs of the item its URL names. */
+export interface WebhookItem {
+  /** The credential its vendor job was submitted with (undefined: the vendor's default). */
+  credentialId: string | undefined;
+  /** Its vendor job's id, once the submit's answer is recorded. */
+  vendorRequestId: string | null;
+  /** Still to finish (QUEUED or PROCESSING). */
+  unfinished: boolean;
+}
+
+/** The item `itemId` at `provider`, as its vendor's webhook needs it; undefined when there is none. */
+export async function selectWebhookItem(
   db: Queryable,
   itemId: string,
   provider: string,
-): Promise<string | undefined> {
-  const { rows } = await db.query<{ credential_id: string | null }>(
-    `select credential_id from generation_items where id = $1::text and provider = $2::text`,
+): Promise<WebhookItem | undefined> {
+  const { rows } = await db.query<{
+    credential_id: string | null;
+    vendor_request_id: string | null;
+    unfinished: boolean;
+  }>(
+    `select credential_id, vendor_request_id, status in ('QUEUED', 'PROCESSING') as unfinished
+     from generation_items where id = $1::text and provider = $2::text`,
     [itemId, provider],
   );
-  return rows[0]?.credential_id ?? undefined;
+  const row = rows[0];
+  return (
+    row && {
+      credentialId: row.credential_id ?? undefined,
+      vendorRequestId: row.vendor_request_id,
+      unfinished: row.unfinished,
+    }
+  );
 }
 
 /** The attempt of an item still under way (its submit, or the vendor job it started), if any. */

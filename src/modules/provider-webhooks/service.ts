@@ -1,5 +1,5 @@
 import type { Deps } from '../../app-types.ts';
-import { acceptVendorWebhook, refusedWebhook, type WebhookTarget, webhookCredentialOf } from '../../engine/index.ts';
+import { acceptVendorWebhook, refusedWebhook, type WebhookTarget, webhookItemOf } from '../../engine/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { type WebhookEvent, WebhookRejectedError } from '../../providers/types.ts';
 
@@ -17,8 +17,8 @@ export async function handleProviderWebhook(
   rawBody: Buffer,
 ): Promise<void> {
   if (!deps.providers.get(providerId)?.verifyWebhook) throw notFound('Provider', providerId);
-  const credentialId = await webhookCredentialOf(deps.pool, providerId, target);
-  const provider = deps.providers.get(providerId, credentialId);
+  const named = await webhookItemOf(deps.pool, providerId, target);
+  const provider = deps.providers.get(providerId, named?.credentialId);
   if (!provider?.verifyWebhook) throw notFound('Provider', providerId);
   let event: WebhookEvent;
   try {
@@ -30,7 +30,7 @@ export async function handleProviderWebhook(
   // A process that runs a worker with room looks at the item at once, once this answer has gone out.
   const held = deps.work.localRuns?.hold(1);
   try {
-    await acceptVendorWebhook(deps.pool, deps.secrets, providerId, target, event, held);
+    await acceptVendorWebhook(deps.pool, deps.secrets, providerId, target, event, named, held);
   } finally {
     held?.release();
   }
