@@ -19,13 +19,7 @@ export {
 } from './sql/history.ts';
 export { beat as markWorkersAlive, claimDeadWorkers, forget as forgetWorkers } from './sql/recovery.ts';
 export { needSubWork, type SubWorkRequest, type SubWorkResult } from './sub-work.ts';
-export {
-  acceptVendorWebhook,
-  refusedWebhook,
-  type WebhookItem,
-  type WebhookTarget,
-  webhookItemOf,
-} from './vendor-webhook.ts';
+export { acceptVendorWebhook, refusedWebhook, type WebhookTarget, webhookItemOf } from './vendor-webhook.ts';
 
 /** What the first item of a team's generation recorded (a text generation's one answer), if anything. */
 export async function readFirstItemResult(

@@ -12,8 +12,6 @@ export interface WebhookTarget {
   credential: string | undefined;
 }
 
-export type { WebhookItem };
-
 /**
  * The item a vendor's webhook URL names, when it is at this vendor: its `credentialId` is the
  * credential the webhook is verified with, the one its job was submitted with (a job keeps its

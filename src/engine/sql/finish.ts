@@ -47,10 +47,11 @@ export type Finished =
   | { recorded: true; refund: number; status: GenerationStatus; finished: boolean; webhook_url: string | null };
 
 /**
- * Records an item's outcome once, in one call (finish_item, migrations 0036 and 0043), under its team's row
- * lock: the route's success, the item completed (the attempt's end and the file's size recorded
- * whether or not it still was to complete) or failed, its refund and ledger row, its generation's
- * counts and final status, and the team's waiting items started.
+ * Records an item's outcome once, in one call (finish_item, migrations 0036 and 0043), under its
+ * team's row lock: the route's success, the item completed (the attempt's end, when its route
+ * answered, and the file's size recorded whether or not it still was to complete) or failed, its
+ * refund and ledger row, its generation's counts and final status, and the team's waiting items
+ * started.
  */
 export async function recordFinish(db: Queryable, f: FinishRecord): Promise<Finished> {
   return (await callWithPayload<Finished>(db, 'finish_item', finishItemPayload(f), f.teamId)) ?? { recorded: false };
