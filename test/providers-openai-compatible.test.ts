@@ -206,6 +206,53 @@ describe('the OpenAI-compatible adapter on a local server', () => {
     assert.equal(output.metadata.usage, null);
   });
 
+  test('a streamed answer whose characters arrive split between reads is decoded whole', async () => {
+    // The server's bytes as a network may deliver them: one byte per read, so every character of
+    // more than one byte (é, «, the whale) is cut between reads.
+    const words = ['Bonjour ', '« vif » ', '🐋 — ', 'réponse'];
+    const events = [
+      ...words.map((content) => ({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })),
+      {
+        choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+      },
+    ];
+    const bytes = Buffer.from(
+      `${events.map((e) => `data: ${JSON.stringify({ id: 'chatcmpl-split', model: 'm', ...e })}\n\n`).join('')}data: [DONE]\n\n`,
+    );
+    let at = 0;
+    const byteByByte: Fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (at < bytes.length) controller.enqueue(bytes.subarray(at, ++at));
+            else controller.close();
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } },
+      );
+    const split = createOpenAiCompatibleProvider({ baseUrl: server.url, modelNames: {}, fetch: byteByByte });
+    const pieces: string[] = [];
+    const output = doneOutput(
+      await split.submit({
+        endpoint: 'm',
+        input: chatInput(request()),
+        idempotencyKey: 'item_1-attempt_1',
+        stream: {
+          gone: new AbortController().signal,
+          chunk: (chunk) => {
+            for (const choice of chunk.choices) {
+              const content = (choice.delta as { content?: unknown } | undefined)?.content;
+              if (typeof content === 'string') pieces.push(content);
+            }
+          },
+        },
+      }),
+    );
+    assert.deepEqual(pieces, words);
+    assert.equal(inline(output).text, words.join(''));
+  });
+
   test('a wrong key is auth, not retried here (another route may serve)', async () => {
     const wrong = createOpenAiCompatibleProvider({ baseUrl: keyed.url, apiKey: 'sk-wrong', modelNames: {}, fetch });
     const err = await failure(() => submit('x', 'llama3.1:8b', wrong));

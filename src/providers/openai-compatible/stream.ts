@@ -144,12 +144,18 @@ export async function readChatStream(response: Response, sink: StreamSink): Prom
   });
   const body = response.body;
   if (body) {
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    // Decoded here rather than through a TextDecoderStream: one stream, not two, between the
+    // server's bytes and the client (each stream adds its own reads and promises per chunk).
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
     try {
       while (!done) {
         const { done: ended, value } = await reader.read();
-        if (ended) break;
-        parser.feed(value);
+        if (ended) {
+          parser.feed(decoder.decode());
+          break;
+        }
+        parser.feed(decoder.decode(value, { stream: true }));
       }
     } catch (err) {
       if (!sink.gone.aborted) throw err;
