@@ -44,7 +44,7 @@ export class EventStream {
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',
       });
-      this.reply.raw.flushHeaders();
+      // The headers go out with the first event, in one write.
     }
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     this.reply.raw.write(`${event ? `event: ${event}\n` : ''}data: ${text}\n\n`);
