@@ -176,11 +176,16 @@ export async function recordOutcome(
 }
 
 /**
- * Records that the item's result file is about to be stored (see sql.markStoringResult), riding
+ * Before an item's result file is stored: where its operation handed out the items' result URLs at
+ * accept (resultUrlsAtAccept), records that the file is about to be stored (see
+ * sql.markStoringResult), so that a cancel can no longer refund what the client may fetch, riding
  * out a database outage as recording its outcome does: done work is not thrown away. False when
- * the item has ended meanwhile: nothing is to be stored then.
+ * the item has ended meanwhile: nothing is to be stored then. Any other result's URL reaches the
+ * client with its completion only: nothing is recorded (a cancel meanwhile refunds the item, and
+ * the file written for it is deleted).
  */
-export function markStoringResult(ctx: ExecutionContext, itemId: string): Promise<boolean> {
+export async function markStoringResult(ctx: ExecutionContext, operation: Operation, itemId: string): Promise<boolean> {
+  if (!operation.resultUrlsAtAccept) return true;
   return retryWhileUnavailable(() => sql.markStoringResult(ctx.pool, itemId), {
     maxMs: ctx.itemPolicy.finishPatienceMs,
   });

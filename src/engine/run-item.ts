@@ -228,9 +228,8 @@ async function runLocal(
     return;
   }
   try {
-    // Once stored, a file whose URL was handed out at accept may be fetched: record that first, so
-    // a cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-    if (operation.resultUrlsAtAccept && !(await markStoringResult(ctx, item.id))) return;
+    // Once stored, a file whose URL was handed out at accept may be fetched: recorded first.
+    if (!(await markStoringResult(ctx, operation, item.id))) return;
     const key = resultKey(item.generation_id, item.id, item.storage_token, file.extension);
     await ctx.storage.put(key, file.data, file.contentType);
     const metadata = file.metadata && Object.keys(file.metadata).length > 0 ? file.metadata : undefined;

@@ -608,9 +608,8 @@ async function completeFromOutput(
     return;
   }
   const answeredAt = new Date();
-  // Once stored, a file whose URL was handed out at accept may be fetched: record that first, so a
-  // cancel can no longer refund it, and store nothing for an item that has ended meanwhile.
-  if (!here && operation.resultUrlsAtAccept && !(await markStoringResult(ctx, item.id))) return;
+  // Once stored, a file whose URL was handed out at accept may be fetched: recorded first.
+  if (!here && !(await markStoringResult(ctx, operation, item.id))) return;
   let stored: StoredResult | undefined;
   let metadata = output.metadata;
   try {
