@@ -89,6 +89,7 @@ import {
   type Server,
   sleep,
   startOurServer,
+  statusData,
   waitUntilHealthy,
 } from './lib.ts';
 
@@ -136,17 +137,6 @@ type FromClient =
   | { type: 'mark'; cpuMs: number; busy: number }
   | { type: 'report'; watcher: Int32Array; round: Int32Array; at: Float64Array; duplicates: number; dropped: string[] }
   | { type: 'closed' };
-
-/** The data of an SSE block if it is an event `status`. */
-function statusData(block: string): string | undefined {
-  let event = 'message';
-  let data: string | undefined;
-  for (const line of block.split('\n')) {
-    if (line.startsWith('event: ')) event = line.slice(7);
-    else if (line.startsWith('data: ')) data = data === undefined ? line.slice(6) : `${data}\n${line.slice(6)}`;
-  }
-  return event === 'status' ? data : undefined;
-}
 
 function runClientThread(setup: ClientSetup): void {
   const port = parentPort;

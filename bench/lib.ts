@@ -501,6 +501,17 @@ export function printComparison(report: ComparisonReport): boolean {
   return pass;
 }
 
+/** The data of an SSE block if it is an event `status`. */
+export function statusData(block: string): string | undefined {
+  let event = 'message';
+  let data: string | undefined;
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event: ')) event = line.slice(7);
+    else if (line.startsWith('data: ')) data = data === undefined ? line.slice(6) : `${data}\n${line.slice(6)}`;
+  }
+  return event === 'status' ? data : undefined;
+}
+
 /**
  * Follows a generation's live status (GET /api/v1/generations/{id}/events, Server-Sent Events)
  * until the record that says it completed or failed: that record, when its event arrived
@@ -526,14 +537,9 @@ export async function watchUntilFinished(
       const at = performance.now();
       buffered += decoder.decode(chunk, { stream: true });
       for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
-        const data = buffered
-          .slice(0, end)
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trimStart())
-          .join('\n');
+        const data = statusData(buffered.slice(0, end));
         buffered = buffered.slice(end + 2);
-        if (data === '') continue;
+        if (data === undefined) continue;
         events++;
         const record = JSON.parse(data) as { status: string; result_urls: string[] };
         if (record.status === 'completed' || record.status === 'failed') return { record, at, events };
