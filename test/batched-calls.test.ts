@@ -1,5 +1,5 @@
-// accept_generation and finish_item calls made while earlier ones are under way go to the database
-// together, one statement and one transaction (src/db/batched-calls.ts, migration 0041), and each
+// accept_generation and finish_item calls made while an earlier one is under way go to the database
+// together, one statement and one transaction (src/db/batched-calls.ts, migration 0044), and each
 // call's outcome stays its own: a call that fails in a batch fails alone (the batch is undone and
 // its other calls go again, so each counts once), a team that cannot pay is refused alone, the charges and refunds of the others are each a ledger row, and the balance is
 // their sum. A lock on the team's row, held by this test, keeps the first call under way while the
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { BatchedCall, BatchedCallError } from '../src/db/batched-calls.ts';
+import { BatchedCallError, BatchedCalls } from '../src/db/batched-calls.ts';
 import { wakeTarget } from '../src/engine/create.ts';
 import { finishItemPayload } from '../src/engine/sql/finish.ts';
 import { acceptGenerationPayload } from '../src/engine/sql/generations.ts';
@@ -120,29 +120,32 @@ describe('calls made while others are under way are sent together, each with its
   });
 
   test('accepts and finishes in batches: a failing call fails alone, its batch goes again without it, a short team is refused alone, the ledger exact', async () => {
-    const accept = new BatchedCall(pool, 'accept_generation', { inFlight: 1, maxBatch: 32 });
-    const finish = new BatchedCall(pool, 'finish_item', { inFlight: 1, maxBatch: 32 });
+    const calls = new BatchedCalls(pool, { inFlight: 1, maxBatch: 32 });
+    const accept = <T>(payload: unknown, teamId: string) => calls.call<T>('accept_generation', payload, teamId);
+    const finish = <T>(payload: unknown, teamId: string) => calls.call<T>('finish_item', payload, teamId);
     const ledgerBefore = await ledgerOf(rich.id);
     const balanceBefore = await balanceOf(rich.id);
 
     // The first call waits on the team's row; the rest wait for it, and then go as one batch.
     const release = await lockTeam(rich.id);
     const first = acceptance(rich.id);
-    const firstAnswer = accept.call<Record<string, unknown>>(first.payload, rich.id);
+    const firstAnswer = accept<Record<string, unknown>>(first.payload, rich.id);
     await untilWaiting();
     const batch = [acceptance(rich.id), acceptance(rich.id), acceptance(rich.id)];
     const twin = acceptance(rich.id, batch[0]?.generationId);
     const short = acceptance(poor.id);
     const answers = [...batch, twin, short].map(({ payload, teamId }) =>
-      accept.call<Record<string, unknown>>(payload, teamId),
+      accept<Record<string, unknown>>(payload, teamId),
     );
-    assert.deepEqual(accept.sent, { statements: 1, batches: 0, calls: 1, again: 0 });
+    assert.deepEqual(calls.sent.statements, { alone: 1, batch: 0 });
+    assert.deepEqual(calls.sent.calls.accept_generation, { alone: 1, batch: 0, again: 0 });
     await release();
 
     const settled = await Promise.allSettled([firstAnswer, ...answers]);
     // The five went as one batch; the twin raised, so that batch was undone and the other four went
     // again as a second batch.
-    assert.deepEqual(accept.sent, { statements: 3, batches: 2, calls: 10, again: 4 });
+    assert.deepEqual(calls.sent.statements, { alone: 1, batch: 2 });
+    assert.deepEqual(calls.sent.calls.accept_generation, { alone: 1, batch: 9, again: 4 });
     const [firstOutcome, a, b, c, twinOutcome, shortOutcome] = settled;
     for (const outcome of [firstOutcome, a, b, c]) {
       assert.equal(outcome?.status, 'fulfilled');
@@ -171,14 +174,15 @@ describe('calls made while others are under way are sent together, each with its
 
     // Their finishes, batched the same way: each item completed once, its unspent credits refunded.
     const releaseAgain = await lockTeam(rich.id);
-    const firstFinish = finish.call<Record<string, unknown>>(completion(first), rich.id);
+    const firstFinish = finish<Record<string, unknown>>(completion(first), rich.id);
     await untilWaiting();
-    const finishes = batch.map((a) => finish.call<Record<string, unknown>>(completion(a), rich.id));
+    const finishes = batch.map((a) => finish<Record<string, unknown>>(completion(a), rich.id));
     // One of them twice: recorded once, the other call told it had finished.
-    const again = finish.call<Record<string, unknown>>(completion(batch[0] as ReturnType<typeof acceptance>), rich.id);
+    const again = finish<Record<string, unknown>>(completion(batch[0] as ReturnType<typeof acceptance>), rich.id);
     await releaseAgain();
     const finished = await Promise.all([firstFinish, ...finishes, again]);
-    assert.deepEqual(finish.sent, { statements: 2, batches: 1, calls: 5, again: 0 });
+    assert.deepEqual(calls.sent.statements, { alone: 2, batch: 3 });
+    assert.deepEqual(calls.sent.calls.finish_item, { alone: 1, batch: 4, again: 0 });
     for (const answer of finished.slice(0, 4)) {
       assert.equal(answer.recorded, true);
       assert.equal(answer.status, 'completed');
@@ -198,20 +202,73 @@ describe('calls made while others are under way are sent together, each with its
     assert.equal(await balanceOf(rich.id), (balanceBefore ?? 0) - 4 * SPENT);
   });
 
+  test('accepts and settles that wait together go in one statement, each with its own outcome', async () => {
+    const calls = new BatchedCalls(pool, { inFlight: 1, maxBatch: 32 });
+    const ledgerBefore = await ledgerOf(rich.id);
+    const balanceBefore = await balanceOf(rich.id);
+    const [a1, a2, a3] = [acceptance(rich.id), acceptance(rich.id), acceptance(rich.id)] as const;
+    await calls.call('accept_generation', a1.payload, rich.id);
+
+    // The second accept is held on the team's row; a settle of the first and a third accept wait
+    // behind it, and then go together.
+    const release = await lockTeam(rich.id);
+    const second = calls.call<Record<string, unknown>>('accept_generation', a2.payload, rich.id);
+    await untilWaiting();
+    const settle = calls.call<Record<string, unknown>>('finish_item', completion(a1), rich.id);
+    const third = calls.call<Record<string, unknown>>('accept_generation', a3.payload, rich.id);
+    await release();
+    const [secondAnswer, settled, thirdAnswer] = await Promise.all([second, settle, third]);
+
+    assert.deepEqual(calls.sent.statements, { alone: 2, batch: 1 });
+    assert.deepEqual(calls.sent.calls, {
+      accept_generation: { alone: 2, batch: 1, again: 0 },
+      finish_item: { alone: 0, batch: 1, again: 0 },
+    });
+    assert.equal(typeof secondAnswer.created_at, 'string');
+    assert.equal(typeof thirdAnswer.created_at, 'string');
+    assert.equal(settled.recorded, true);
+    assert.equal(settled.refund, PRICE - SPENT);
+    // Three charges and one refund, each a ledger row; the balance is their sum.
+    const rows = (await ledgerOf(rich.id)).slice(ledgerBefore.length);
+    assert.deepEqual(
+      rows.map((row) => [row.kind, row.amount, row.generation_id]).sort(),
+      [
+        ['charge', -PRICE, a1.generationId],
+        ['charge', -PRICE, a2.generationId],
+        ['charge', -PRICE, a3.generationId],
+        ['refund', PRICE - SPENT, a1.generationId],
+      ].sort(),
+    );
+    assert.equal(await balanceOf(rich.id), (balanceBefore ?? 0) - 2 * PRICE - SPENT);
+    const { rows: items } = await pool.query<{ id: string; status: string }>(
+      'select id, status from generation_items where id = any($1) order by id',
+      [[a1.itemId, a2.itemId, a3.itemId]],
+    );
+    assert.deepEqual(
+      items.map((item) => [item.id, item.status]),
+      [
+        [a1.itemId, 'COMPLETED'],
+        [a2.itemId, 'PROCESSING'],
+        [a3.itemId, 'PROCESSING'],
+      ].sort(),
+    );
+  });
+
   test('a batch that fails as a whole fails each of its calls, and nothing of it is written', async () => {
     // Statements cancelled by their timeout while they wait on the team's row.
     const cancelling = new pg.Pool({ connectionString: server.databaseUrl, max: 2, statement_timeout: 2_000 });
     try {
-      const accept = new BatchedCall(cancelling, 'accept_generation', { inFlight: 1, maxBatch: 32 });
+      const calls = new BatchedCalls(cancelling, { inFlight: 1, maxBatch: 32 });
       const balanceBefore = await balanceOf(rich.id);
       const release = await lockTeam(rich.id);
       const accepts = [acceptance(rich.id), acceptance(rich.id), acceptance(rich.id)];
-      const first = accept.call(accepts[0]?.payload, rich.id);
+      const first = calls.call('accept_generation', accepts[0]?.payload, rich.id);
       await untilWaiting();
-      const rest = accepts.slice(1).map((a) => accept.call(a.payload, rich.id));
+      const rest = accepts.slice(1).map((a) => calls.call('accept_generation', a.payload, rich.id));
       const outcomes = await Promise.allSettled([first, ...rest]);
       await release();
-      assert.deepEqual(accept.sent, { statements: 2, batches: 1, calls: 3, again: 0 });
+      assert.deepEqual(calls.sent.statements, { alone: 1, batch: 1 });
+      assert.deepEqual(calls.sent.calls.accept_generation, { alone: 1, batch: 2, again: 0 });
       for (const outcome of outcomes) {
         assert.equal(outcome.status, 'rejected');
         assert.equal((outcome as PromiseRejectedResult).reason.code, '57014');

@@ -184,57 +184,46 @@ export function createServiceMetrics(registry: Registry, pool: Queryable): Engin
 }
 
 /**
- * Group commit (src/db/batched-calls.ts), read from the pool's batchers at scrape time: the
- * statements of accept_generation and finish_item (one call alone, or a batch of several), the
- * calls they carried, and of these the calls sent again because another call of their batch
- * raised. Calls made inside a caller's transaction are not batched and not counted.
+ * Group commit (src/db/batched-calls.ts), read from the pool's batcher at scrape time: the
+ * statements of accept_generation and finish_item (one call alone, or a batch of several of both),
+ * the calls they carried by function, and of these the calls sent again because another call of
+ * their batch raised. Calls made inside a caller's transaction are not batched and not counted.
  */
 function installBatchCounters(registry: Registry, pool: pg.Pool): void {
-  type Sent = ReturnType<typeof batchedCallsSent>[keyof ReturnType<typeof batchedCallsSent>];
-  /** A counter whose series are each function's figures (by kind, when `kinds`), read from what was sent. */
-  const counter = (spec: {
-    name: string;
-    help: string;
-    kinds: boolean;
-    values: (sent: Sent) => Array<[kind: string, value: number]>;
-  }) =>
-    new Counter({
-      name: spec.name,
-      help: spec.help,
-      labelNames: spec.kinds ? ['function', 'kind'] : ['function'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [fn, sent] of Object.entries(batchedCallsSent(pool))) {
-          for (const [kind, value] of spec.values(sent)) {
-            this.inc(spec.kinds ? { function: fn, kind } : { function: fn }, value);
-          }
-        }
-      },
-    });
-  counter({
+  new Counter({
     name: 'genmedia_db_statements_total',
-    help: 'Statements of accept_generation and finish_item sent, by function and kind (alone: one call; batch: several calls in one transaction)',
-    kinds: true,
-    values: (sent) => [
-      ['alone', sent.statements - sent.batches],
-      ['batch', sent.batches],
-    ],
+    help: 'Statements of accept_generation and finish_item sent, by kind (alone: one call; batch: several calls, of either function, in one transaction)',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { statements } = batchedCallsSent(pool);
+      this.inc({ kind: 'alone' }, statements.alone);
+      this.inc({ kind: 'batch' }, statements.batch);
+    },
   });
-  counter({
+  new Counter({
     name: 'genmedia_db_calls_total',
     help: 'Calls of accept_generation and finish_item carried by those statements, by function and kind (alone, batch)',
-    kinds: true,
-    values: (sent) => [
-      ['alone', sent.statements - sent.batches],
-      ['batch', sent.calls - (sent.statements - sent.batches)],
-    ],
+    labelNames: ['function', 'kind'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [fn, sent] of Object.entries(batchedCallsSent(pool).calls)) {
+        this.inc({ function: fn, kind: 'alone' }, sent.alone);
+        this.inc({ function: fn, kind: 'batch' }, sent.batch);
+      }
+    },
   });
-  counter({
+  new Counter({
     name: 'genmedia_db_calls_sent_again_total',
     help: 'Calls of accept_generation and finish_item sent again because another call of their batch raised (the batch was undone), by function',
-    kinds: false,
-    values: (sent) => [['', sent.again]],
+    labelNames: ['function'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [fn, sent] of Object.entries(batchedCallsSent(pool).calls)) this.inc({ function: fn }, sent.again);
+    },
   });
 }
 

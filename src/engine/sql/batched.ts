@@ -1,22 +1,19 @@
 // accept_generation and finish_item made on the pool (not inside a transaction of the caller's)
-// go through one batcher per pool and function (src/db/batched-calls.ts).
+// go through one batcher per pool (src/db/batched-calls.ts).
 import pg from 'pg';
-import { type BatchableFunction, BatchedCall, callOnce } from '../../db/batched-calls.ts';
+import { type BatchableFunction, BatchedCalls, callOnce } from '../../db/batched-calls.ts';
 import type { Queryable } from '../../db/pool.ts';
 
-/** Two statements of each function under way at once (the rest wait and go together), each of at most 32 calls. */
-const BATCHING = { inFlight: 2, maxBatch: 32 };
+/** One statement under way at once (the calls made meanwhile wait and go together), of at most 32 calls. */
+const BATCHING = { inFlight: 1, maxBatch: 32 };
 
-const batchers = new WeakMap<pg.Pool, Record<BatchableFunction, BatchedCall>>();
+const batchers = new WeakMap<pg.Pool, BatchedCalls>();
 
-/** The batchers of a pool. */
-function batchedCalls(pool: pg.Pool): Record<BatchableFunction, BatchedCall> {
+/** The batcher of a pool. */
+function batchedCalls(pool: pg.Pool): BatchedCalls {
   let calls = batchers.get(pool);
   if (!calls) {
-    calls = {
-      accept_generation: new BatchedCall(pool, 'accept_generation', BATCHING),
-      finish_item: new BatchedCall(pool, 'finish_item', BATCHING),
-    };
+    calls = new BatchedCalls(pool, BATCHING);
     batchers.set(pool, calls);
   }
   return calls;
@@ -32,11 +29,10 @@ export async function callWithPayload<T>(
   payload: unknown,
   order: string,
 ): Promise<T | undefined> {
-  return db instanceof pg.Pool ? batchedCalls(db)[fn].call<T>(payload, order) : callOnce<T>(db, fn, payload);
+  return db instanceof pg.Pool ? batchedCalls(db).call<T>(fn, payload, order) : callOnce<T>(db, fn, payload);
 }
 
-/** What the batchers of a pool have sent so far, by function (see BatchedCall's `sent`). */
-export function batchedCallsSent(pool: pg.Pool): Record<BatchableFunction, BatchedCall['sent']> {
-  const calls = batchedCalls(pool);
-  return { accept_generation: calls.accept_generation.sent, finish_item: calls.finish_item.sent };
+/** What the batcher of a pool has sent so far (see BatchedCalls' `sent`). */
+export function batchedCallsSent(pool: pg.Pool): BatchedCalls['sent'] {
+  return batchedCalls(pool).sent;
 }
