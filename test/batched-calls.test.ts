@@ -7,18 +7,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { BatchedCallError, BatchedCalls } from '../src/db/batched-calls.ts';
+import { BatchedCallError, BatchedCalls, callOnce } from '../src/db/batched-calls.ts';
 import { wakeTarget } from '../src/engine/create.ts';
 import { finishItemPayload } from '../src/engine/sql/finish.ts';
-import { acceptGenerationPayload } from '../src/engine/sql/generations.ts';
+import { acceptGenerationPayload, type ItemsStart } from '../src/engine/sql/generations.ts';
 import { newId } from '../src/lib/ids.ts';
 import { createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
 const PRICE = 40;
 const SPENT = 15;
 
-/** A generation of one text item, claimed at accept, as the engine accepts it. */
-function acceptance(teamId: string, generationId = newId('gen')) {
+/**
+ * A generation of one text item, claimed at accept, as the engine accepts it (or at `price`, and
+ * started as `start` says).
+ */
+function acceptance(
+  teamId: string,
+  generationId = newId('gen'),
+  { price = PRICE, start = { claim: { leaseMs: 60_000, defaultCap: 1_000 } } as ItemsStart } = {},
+) {
   const input = { prompt: 'batched', max_tokens: 10 };
   const itemId = newId('item');
   const payload = acceptGenerationPayload(
@@ -29,7 +36,7 @@ function acceptance(teamId: string, generationId = newId('gen')) {
       operation: 'text.generate',
       model: 'simulator-text',
       input,
-      creditsCharged: PRICE,
+      creditsCharged: price,
       totalItems: 1,
       estimatedSeconds: 1,
       webhookUrl: null,
@@ -42,14 +49,14 @@ function acceptance(teamId: string, generationId = newId('gen')) {
           type: 'text',
           model: 'simulator-text',
           input,
-          price: PRICE,
+          price,
           storageToken: 'batched',
           acceptedRoutes: 'catalog',
         },
       ],
     },
     { ledgerId: newId('led'), reason: 'text.generate' },
-    { claim: { leaseMs: 60_000, defaultCap: 1_000 } },
+    start,
   );
   return { generationId, itemId, teamId, payload };
 }
@@ -92,6 +99,17 @@ describe('calls made while others are under way are sent together, each with its
         "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
       );
       if ((rows[0]?.n ?? 0) > 0) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  /** Resolves once `count` sessions wait for a lock of this kind (pg_stat_activity's wait_event). */
+  const untilWaitingOn = async (event: string, count: number) => {
+    for (;;) {
+      const { rows } = await pool.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = $1 and datname = current_database()",
+        [event],
+      );
+      if ((rows[0]?.n ?? 0) >= count) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
@@ -252,6 +270,56 @@ describe('calls made while others are under way are sent together, each with its
         [a3.itemId, 'PROCESSING'],
       ].sort(),
     );
+  });
+
+  test("a free accept's key-share lock on the team does not deadlock a batch that changes the team's row", async () => {
+    // A batch of a charged accept queued for a job (it changes the team's row first) and a claimed
+    // accept of the same team; a free accept of that team (its generation's foreign key takes a
+    // key-share lock on the row, then its queued item changes the row) comes between the two. The
+    // second accept is held there by its generation's own lock, which this test holds.
+    const queued = { jobs: { task: 'generation_item', maxAttempts: 3 } } as ItemsStart;
+    const calls = new BatchedCalls(pool, { inFlight: 1, maxBatch: 32 });
+    const [first, charged, claimed] = [
+      acceptance(rich.id),
+      acceptance(rich.id, undefined, { start: queued }),
+      acceptance(rich.id),
+    ] as const;
+    const free = acceptance(rich.id, undefined, { price: 0, start: queued });
+    const generationLock = new pg.Client({ connectionString: server.databaseUrl });
+    await generationLock.connect();
+    const alone = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+    try {
+      await generationLock.query("select pg_advisory_lock(hashtextextended('generation:' || $1::text, 0))", [
+        claimed.generationId,
+      ]);
+      // The first call holds the batcher while the two wait, so that they go as one batch.
+      const release = await lockTeam(rich.id);
+      const answers = [first, charged, claimed].map((a) =>
+        calls.call<Record<string, unknown>>('accept_generation', a.payload, rich.id),
+      );
+      await untilWaiting();
+      await release();
+      await untilWaitingOn('advisory', 1);
+      const freeAnswer = callOnce<Record<string, unknown>>(alone, 'accept_generation', free.payload);
+      // The free accept waits on the team's row (for the batch's transaction) before it is let go.
+      await untilWaitingOn('transactionid', 1);
+      await generationLock.query("select pg_advisory_unlock(hashtextextended('generation:' || $1::text, 0))", [
+        claimed.generationId,
+      ]);
+      const outcomes = await Promise.allSettled([...answers, freeAnswer]);
+      for (const outcome of outcomes) {
+        assert.equal(outcome.status, 'fulfilled', outcome.status === 'rejected' ? String(outcome.reason) : '');
+        assert.equal(typeof (outcome as PromiseFulfilledResult<Record<string, unknown>>).value?.created_at, 'string');
+      }
+      assert.deepEqual(calls.sent.statements, { alone: 1, batch: 1 });
+      const { rows } = await pool.query<{ id: string }>('select id from generations where id = any($1) order by id', [
+        [first, charged, claimed, free].map((a) => a.generationId),
+      ]);
+      assert.equal(rows.length, 4);
+    } finally {
+      await generationLock.end();
+      await alone.end();
+    }
   });
 
   test('a batch that fails as a whole fails each of its calls, and nothing of it is written', async () => {
