@@ -19,7 +19,7 @@
 // failure (e.g. whether a COMMIT it did not hear the end of went through). The calls of a batch run
 // in the order of their `order` key (the team), so that two batches lock team rows in one order
 // and cannot deadlock on them.
-import type pg from 'pg';
+import pg from 'pg';
 import type { Queryable } from './pool.ts';
 
 /** The functions call_batch calls: each takes one jsonb and answers one. */
@@ -47,6 +47,14 @@ export class BatchedCallError extends Error {
     this.name = 'BatchedCallError';
     this.code = code;
   }
+}
+
+/**
+ * Whether a call failed on a unique constraint (23505): alone (pg's error) or in a batch (a
+ * BatchedCallError), whichever way it happened to go.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err instanceof pg.DatabaseError || err instanceof BatchedCallError) && err.code === '23505';
 }
 
 export interface BatchedCallOptions {

@@ -5,8 +5,8 @@
 // followed by polls and webhooks, and a crash does not make it twice. The item that needs it waits
 // for it: its job comes back until the sub-work has ended.
 
-import pg from 'pg';
 import type { OperationName } from '../catalog/operation-names.ts';
+import { isUniqueViolation } from '../db/batched-calls.ts';
 import { WorkError } from '../lib/errors.ts';
 import { createGeneration } from './create.ts';
 import { selectSubWork } from './sql/generations.ts';
@@ -73,7 +73,7 @@ async function startSubWork(ctx: ExecutionContext, item: ExecutableItem, request
     });
   } catch (err) {
     // Started meanwhile by another run of the same item.
-    if (!(err instanceof pg.DatabaseError && err.code === '23505')) throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
   const made = await selectSubWork(ctx.pool, item.id, request.purpose);
   if (!made) throw new WorkError(`${capitalised(request.what)} could not be started`, true);
