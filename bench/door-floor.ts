@@ -7,7 +7,7 @@
 // completed with the answer's text, the unused part of the charge refunded with its ledger row,
 // the generation's counts) and answers the upstream's chat.completion; both calls through the
 // engine's own wrappers of them (engine/sql: acceptGeneration, recordFinish), which batch the calls
-// that come while two are under way, as the service's are (group commit). Each request is charged
+// that come while one is under way, as the service's are (group commit). Each request is charged
 // FLOOR_CHARGE credits and kept FLOOR_KEPT of them, on team FLOOR_TEAM_ID, in DATABASE_URL (the
 // service's schema), through a pool of DATABASE_POOL_SIZE connections. No authentication, no
 // validation, no tokenizer, no stored file, no framework: what the service does beyond this is
