@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 
 interface Quote {
@@ -390,5 +391,42 @@ describe('live configuration across two processes', () => {
       audit.data.map((e) => e.action),
       ['team.update', 'alias.delete'],
     );
+  });
+
+  test("applying a document locks its teams' rows in the order batched accepts and settles lock them", async () => {
+    const ids = [(await createTeam(a, 10)).id, (await createTeam(a, 10)).id].sort();
+    const [low, high] = [ids[0] as string, ids[1] as string];
+    const exported = await admin<{ teams: Record<string, unknown> }>('GET', '/admin/v1/config');
+    // The document names the later team first.
+    const document = {
+      ...exported.body,
+      teams: { [high]: { price_multiplier: 2 }, [low]: { price_multiplier: 2 }, ...exported.body.teams },
+    };
+    const holder = new pg.Client({ connectionString: a.databaseUrl });
+    const prober = new pg.Client({ connectionString: a.databaseUrl });
+    await Promise.all([holder.connect(), prober.connect()]);
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from teams where id = $1 for update', [low]);
+      const applying = admin('POST', '/admin/v1/config/apply', { document });
+      // The apply waits on the first team's row...
+      for (;;) {
+        const { rows } = await prober.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+        );
+        if ((rows[0]?.n ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // ...without holding the second one's meanwhile (a batch locks them in this order too).
+      await prober.query('begin');
+      await prober.query('select 1 from teams where id = $1 for update nowait', [high]);
+      await prober.query('rollback');
+      await holder.query('commit');
+      const applied = await applying;
+      assert.equal(applied.status, 200, applied.text);
+    } finally {
+      await holder.end();
+      await prober.end();
+    }
   });
 });

@@ -281,7 +281,9 @@ export async function applyConfig(
   return withTransaction(pool, async (client) => {
     // One apply at a time, so two processes applying the same file at start do not interleave.
     await client.query(`select pg_advisory_xact_lock(hashtext('live_config_apply'))`);
-    for (const team of Object.keys(next.teams)) {
+    // Locked in the order batched accepts and settles lock team rows (src/db/batched-calls.ts), so
+    // that the two cannot deadlock on them.
+    for (const team of Object.keys(next.teams).sort()) {
       if (!(await sql.selectTeamRulesOf(client, team))) {
         throw invalidField(`document.teams.${team}`, 'is not a team of this service');
       }
