@@ -61,8 +61,8 @@ export interface FakeReplicate {
   polls(id: string): number;
   /** Signs a webhook body as Replicate does; `at` in unix seconds (default now). */
   signWebhook(body: string, at?: number, secret?: string, id?: string): Record<string, string>;
-  /** Every webhook the fake sent, in order. */
-  webhooks: Array<{ id: string; body: string; headers: Record<string, string> }>;
+  /** Every webhook the fake sent, in order, with the status the receiver answered (once it has; none when unreachable). */
+  webhooks: Array<{ id: string; body: string; headers: Record<string, string>; status?: number }>;
   close(): Promise<void>;
 }
 
@@ -213,9 +213,13 @@ export async function startFakeReplicate(token = 'r8_fake_token'): Promise<FakeR
     if (!p.webhook) return;
     const body = JSON.stringify(view(p));
     const headers = signWebhook(body);
-    webhooks.push({ id: p.id, body, headers });
+    const sent: FakeReplicate['webhooks'][number] = { id: p.id, body, headers };
+    webhooks.push(sent);
     await fetch(p.webhook, { method: 'POST', headers, body }).then(
-      (r) => r.arrayBuffer(),
+      async (r) => {
+        await r.arrayBuffer();
+        sent.status = r.status;
+      },
       () => undefined,
     );
   };
