@@ -27,7 +27,8 @@ describe('images on the operator’s own ComfyUI', () => {
         COMFYUI_MODELS: JSON.stringify({ 'image:sdxl': { workflow: 'text-to-image' } }),
         VENDOR_POLL_MIN_MS: '200',
         ITEM_MAX_ATTEMPTS: '3',
-        ITEM_DEADLINE_S: 'image=6',
+        // Room for the first two tests' steps on a busy machine; the third waits it out.
+        ITEM_DEADLINE_S: 'image=10',
         SWEEP_INTERVAL_MS: '200',
       },
     });

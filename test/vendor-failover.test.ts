@@ -12,7 +12,9 @@ import { balanceOf, type StatusRecord, waitForGeneration } from './media-helpers
 const exec = promisify(execFile);
 const FIRST = 'fal-ai/flux/schnell';
 const SECOND = 'fal-ai/flux-1/schnell';
-const COOLDOWN_S = 3;
+// Long enough for the two items after the breaker opens and the summary's look on a busy machine;
+// the test waits it out once.
+const COOLDOWN_S = 8;
 
 interface ProviderSummary {
   id: string;

@@ -44,10 +44,10 @@ describe('images through fal.ai, finished by its webhooks', () => {
       settings: { aspect_ratio: '16:9', num_inference_steps: 4 },
     });
     assert.equal(created.status, 200, created.text);
-    const started = Date.now();
+    // Within the wait only a webhook (or the poll an early one asks for) finishes a job: the first
+    // scheduled poll is VENDOR_POLL_MAX_MS (a minute) away. The poll counts below tell which.
     const done = await waitForGeneration(server, team.key, created.body.generation_id, 30_000);
     assert.equal(done.status, 'completed');
-    assert.ok(Date.now() - started < 1500, 'the webhook finished it, not the first scheduled poll');
     const sent = fal.submissions.filter((s) => s.input.prompt === 'a red fox in the snow');
     assert.equal(sent.length, 2, 'one vendor job per item, none twice');
     assert.equal(sent[0]?.endpoint, 'fal-ai/flux/schnell');
@@ -83,15 +83,23 @@ describe('images through fal.ai, finished by its webhooks', () => {
       assert.deepEqual([meta.width, meta.height], [64, 48], 'the bytes fal made');
     }
     assert.equal(await balanceOf(server, team.key), before - done.credits_used);
-    const { rows } = await server.pool.query<{ provider: string; outcome: string; vendor_request_id: string }>(
-      'select provider, outcome, vendor_request_id from item_attempts where generation_id = $1',
+    const { rows } = await server.pool.query<{
+      provider: string;
+      outcome: string;
+      vendor_request_id: string;
+      early: boolean;
+    }>(
+      `select a.provider, a.outcome, a.vendor_request_id, i.vendor_webhook_at is not null as early
+       from item_attempts a join generation_items i on i.id = a.item_id where a.generation_id = $1`,
       [created.body.generation_id],
     );
     assert.equal(rows.length, 2);
     assert.ok(rows.every((r) => r.provider === 'fal' && r.outcome === 'completed' && r.vendor_request_id));
+    // A webhook that came before the submit's answer was recorded (a busy machine) marks its item,
+    // and recording the answer polls the job once, at once. Otherwise fal is not asked again.
     assert.deepEqual(
       rows.map((r) => fal.polls(r.vendor_request_id)),
-      [0, 0],
+      rows.map((r) => (r.early ? 1 : 0)),
       'the result the signed webhook carried was used: fal was not asked again',
     );
   });
