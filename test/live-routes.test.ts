@@ -5,11 +5,12 @@
 // video routes keep to a request's provider and serve a first frame on their image endpoint.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import { pickRoute } from '../src/engine/vendor.ts';
 import { startServiceProcess } from './chaos/service.ts';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
@@ -642,6 +643,77 @@ describe('the configuration as a file', () => {
     assert.equal((await admin<ModelRoutes>('GET', routesPath('sdxl'))).body.source, 'catalog');
   });
 
+  test('YAML: export writes the document as YAML, a YAML file with comments applies, a malformed one is refused naming the file', async () => {
+    const setUp = await admin<Applied>('POST', '/admin/v1/config/apply', { document: documentOf(team.id) });
+    assert.equal(setUp.status, 200, setUp.text);
+    const live = (await admin('GET', '/admin/v1/config')).body;
+    const run = (...args: string[]) =>
+      exec(process.execPath, ['src/cli/admin.ts', ...args], {
+        env: { ...process.env, GMS_URL: server.url, ADMIN_TOKEN: server.adminToken },
+      });
+
+    const { stdout: yamlText } = await run('config', 'export', '--format', 'yaml');
+    assert.ok(!yamlText.trimStart().startsWith('{'), 'YAML, not JSON');
+    assert.deepEqual(parseYaml(yamlText), live, 'the same document');
+    const exported = join(dir, 'exported.yaml');
+    writeFileSync(exported, yamlText);
+    assert.deepEqual(await cli('config', 'apply', '--file', exported), { applied: false, changes: [] });
+
+    // Kept in git, edited by hand: comments, and one price changed.
+    assert.match(yamlText, /credits_per_image: 7\n/);
+    const edited = join(dir, 'edited.yml');
+    writeFileSync(
+      edited,
+      `# house prices\n${yamlText.replace('credits_per_image: 7\n', 'credits_per_image: 8 # was 7\n')}`,
+    );
+    const dry = (await cli('config', 'apply', '--file', edited, '--dry-run')) as Applied;
+    assert.deepEqual(
+      dry.changes.map((c) => [c.target, c.after]),
+      [['model image:flux-1-dev', { price: { credits_per_image: 8 }, available: true }]],
+    );
+    // Standard input takes --format.
+    const piped = run('config', 'apply', '--file', '-', '--format', 'yaml');
+    piped.child.stdin?.end(readFileSync(edited));
+    const applied = JSON.parse((await piped).stdout) as Applied;
+    assert.deepEqual(
+      applied.changes.map((c) => c.target),
+      ['model image:flux-1-dev'],
+    );
+    const model = await admin<{ price: unknown }>('GET', '/admin/v1/models/image/flux-1-dev');
+    assert.deepEqual(model.body.price, { credits_per_image: 8 });
+
+    // A malformed file: exit 2, the file and the fault named, nothing applied.
+    const audit = await auditCount();
+    const duplicated = join(dir, 'duplicated.yaml');
+    writeFileSync(duplicated, 'version: 1\nmodels: {}\nmodels: {}\n');
+    const refusals: Array<[string[], RegExp]> = [
+      [['--file', duplicated], /duplicated\.yaml is not YAML.*[Uu]nique/s],
+      [['--file', join(dir, 'list.yaml'), '--format', 'yaml'], /must hold one YAML mapping/],
+      [['--file', exported, '--format', 'toml'], /--format: unknown format .*toml.*json or yaml/],
+      // Plain data only: no tags beyond the core schema's, no circular aliases, no alias bombs.
+      [['--file', join(dir, 'tagged.yaml')], /tagged\.yaml is not YAML.*Unresolved tag/s],
+      [['--file', join(dir, 'circular.yaml')], /circular\.yaml is not YAML.*circular document/s],
+      [['--file', join(dir, 'bomb.yaml')], /bomb\.yaml is not YAML.*[Ee]xcessive alias count/s],
+    ];
+    writeFileSync(join(dir, 'list.yaml'), '- version: 1\n');
+    writeFileSync(join(dir, 'tagged.yaml'), 'version: 1\naliases: !!binary aGVsbG8=\n');
+    writeFileSync(join(dir, 'circular.yaml'), 'version: 1\nmodels: &m { image: *m }\n');
+    const level = (n: number) =>
+      n === 0 ? '&l0 [x, x, x, x, x, x, x, x, x, x]' : `&l${n} [${`*l${n - 1}, `.repeat(9)}*l${n - 1}]`;
+    writeFileSync(
+      join(dir, 'bomb.yaml'),
+      `version: 1\n${Array.from({ length: 7 }, (_, n) => `k${n}: ${level(n)}`).join('\n')}\n`,
+    );
+    for (const [args, message] of refusals) {
+      await assert.rejects(run('config', 'apply', ...args), (err: { code?: number; stderr?: string }) => {
+        assert.equal(err.code, 2, err.stderr);
+        assert.match(err.stderr ?? '', message);
+        return true;
+      });
+    }
+    assert.equal(await auditCount(), audit, 'nothing was applied');
+  });
+
   test('a bad document is refused whole with the path of the entry at fault', async () => {
     const exported = (await admin('GET', '/admin/v1/config')).body;
     const audit = await auditCount();
@@ -732,6 +804,36 @@ describe('the configuration as a file', () => {
     } finally {
       await other.close();
     }
+    // The same as YAML, by its name.
+    const yamlFile = join(dir, 'start.yaml');
+    writeFileSync(
+      yamlFile,
+      '# at start\nmodels:\n  image:\n    sdxl-lightning:\n      price: { credits_per_image: 11 }\n',
+    );
+    const fromYaml = await startTestServer({
+      databaseUrl: server.databaseUrl,
+      adminToken: server.adminToken,
+      worker: false,
+      env: { CONFIG_FILE: yamlFile },
+    });
+    try {
+      const model = await call<{ price: unknown }>(fromYaml, 'GET', '/admin/v1/models/image/sdxl-lightning', {
+        token: fromYaml.adminToken,
+      });
+      assert.deepEqual(model.body.price, { credits_per_image: 11 });
+    } finally {
+      await fromYaml.close();
+    }
+    writeFileSync(yamlFile, 'models:\n  image: {}\n  image: {}\n');
+    await assert.rejects(
+      startTestServer({
+        databaseUrl: server.databaseUrl,
+        adminToken: server.adminToken,
+        worker: false,
+        env: { CONFIG_FILE: yamlFile },
+      }),
+      /CONFIG_FILE .*start\.yaml: cannot be read as YAML/,
+    );
     writeFileSync(file, JSON.stringify({ models: { image: { 'sdxl-lightning': { prices: {} } } } }));
     await assert.rejects(
       startTestServer({

@@ -5,6 +5,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  type DocumentFormat,
+  documentFormat,
+  formatDocument,
+  formatOfPath,
+  parseDocument,
+} from '../lib/config-document.ts';
 
 const USAGE = `Usage: npm run -s admin -- <command> [options]
 
@@ -35,9 +42,11 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   models routes <kind> <model>        (its vendor routes now, and whether they are the catalog's)
   models set-routes <kind> <model> --file <routes.json>|catalog
                                       (a JSON list [{provider, endpoint, mapping, tier, weight, enabled}])
-  config export                       (the live configuration as one JSON document)
-  config apply --file <config.json> [--dry-run]
-                                      (the differences, applied in one transaction unless --dry-run)
+  config export [--format json|yaml]  (the live configuration as one document, JSON by default)
+  config apply --file <config.json|config.yaml> [--format json|yaml] [--dry-run]
+                                      (the differences, applied in one transaction unless --dry-run;
+                                      a file named .yaml or .yml is YAML, any other JSON, unless
+                                      --format says; --file - reads standard input)
   credentials list [--provider <id>]   (vendor keys: the environment's read-only, the added ones)
   credentials add --provider <id> --name <name> [--base-url <url>] [--weight <n>] [--rpm <n>]
                   [--max-in-flight <n>]   (the secret from CREDENTIAL_SECRET, or standard input)
@@ -56,6 +65,8 @@ interface Request {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
+  /** The answer's document printed in this format (JSON when unset). */
+  output?: DocumentFormat;
 }
 
 type Options = Record<string, string | boolean | undefined>;
@@ -74,8 +85,8 @@ function integer(value: string, name: string): number {
   return Number(value);
 }
 
-/** A JSON value read from a file, or from standard input for '-'. */
-function jsonValue(path: string): unknown {
+/** A value read from a file, or from standard input for '-', as JSON unless `format` says YAML. */
+function jsonValue(path: string, format: DocumentFormat = 'json'): unknown {
   let text: string;
   try {
     text = readFileSync(path === '-' ? 0 : path, 'utf8');
@@ -84,20 +95,29 @@ function jsonValue(path: string): unknown {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseDocument(text, format);
   } catch (err) {
-    throw new UsageError(`--file: ${path} is not JSON (${(err as Error).message})`);
+    throw new UsageError(`--file: ${path} is not ${format === 'yaml' ? 'YAML' : 'JSON'} (${(err as Error).message})`);
   }
   return value;
 }
 
-/** A JSON object read from a file, or from standard input for '-'. */
-function jsonFile(path: string): Record<string, unknown> {
-  const value = jsonValue(path);
+/** An object read from a file, or from standard input for '-' (JSON unless `format` says YAML). */
+function jsonFile(path: string, format: DocumentFormat = 'json'): Record<string, unknown> {
+  const value = jsonValue(path, format);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`--file: ${path} must hold one JSON object`);
+    throw new UsageError(`--file: ${path} must hold one ${format === 'yaml' ? 'YAML mapping' : 'JSON object'}`);
   }
   return value as Record<string, unknown>;
+}
+
+/** The `--format` option (json or yaml), when given. */
+function formatOption(options: Options): DocumentFormat | undefined {
+  try {
+    return documentFormat(text(options.format));
+  } catch (err) {
+    throw new UsageError(`--format: ${(err as Error).message}`);
+  }
 }
 
 /** A price object given as JSON, or `catalog` (null: back to the catalog's price). */
@@ -243,13 +263,16 @@ function toRequest(words: string[], options: Options): Request {
       return { method: 'PUT', path, body: { routes: jsonValue(file) } };
     }
     case 'config export':
-      return { method: 'GET', path: '/admin/v1/config' };
-    case 'config apply':
+      return { method: 'GET', path: '/admin/v1/config', output: formatOption(options) };
+    case 'config apply': {
+      const file = need(options, 'file');
+      const format = formatOption(options) ?? formatOfPath(file);
       return {
         method: 'POST',
         path: '/admin/v1/config/apply',
-        body: { document: jsonFile(need(options, 'file')), dry_run: options['dry-run'] === true },
+        body: { document: jsonFile(file, format), dry_run: options['dry-run'] === true },
       };
+    }
     case 'models get':
     case 'models set': {
       const model = words[3];
@@ -361,6 +384,7 @@ async function main(): Promise<number> {
       'secret-stdin': { type: 'boolean' },
       csv: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -384,6 +408,10 @@ async function main(): Promise<number> {
   const text = await response.text();
   if (response.ok && (response.headers.get('content-type') ?? '').startsWith('text/csv')) {
     process.stdout.write(text);
+    return 0;
+  }
+  if (response.ok && request.output === 'yaml') {
+    process.stdout.write(formatDocument(JSON.parse(text), 'yaml'));
     return 0;
   }
   const output = text

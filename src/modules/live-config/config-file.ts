@@ -1,4 +1,4 @@
-// The live configuration as one document (JSON): the model overrides (price, availability, routes),
+// The live configuration as one document (JSON over the API; a file may be YAML): the model overrides (price, availability, routes),
 // the aliases and the teams' rules. Export gives what is set now; apply checks a whole document
 // first (unknown keys and bad references are refused with their path, and nothing is written),
 // then writes only what differs, in one transaction, each change with its audit row. Models and
@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { Deps } from '../../app-types.ts';
 import { withTransaction } from '../../db/pool.ts';
+import { formatOfPath, parseDocument } from '../../lib/config-document.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import { catalogRoutesOf, checkRoutes, type RouteInput, writeModelRoutes } from './routes-service.ts';
 import {
@@ -324,18 +325,22 @@ export async function applyConfig(
   });
 }
 
-/** Applies the document in `path` at start (CONFIG_FILE); a file that cannot be read or is refused stops the start. */
+/**
+ * Applies the document in `path` at start (CONFIG_FILE; YAML when named `.yaml`/`.yml`, else
+ * JSON); a file that cannot be read or is refused stops the start.
+ */
 export async function applyConfigFile(
   deps: Pick<Deps, 'pool' | 'catalog' | 'media'>,
   path: string,
   log: { info(obj: object, msg: string): void },
 ): Promise<void> {
+  const format = formatOfPath(path);
   let document: unknown;
   try {
-    document = JSON.parse(readFileSync(path, 'utf8'));
+    document = parseDocument(readFileSync(path, 'utf8'), format);
   } catch (err) {
     throw new Error(
-      `CONFIG_FILE ${path}: cannot be read as JSON (${err instanceof Error ? err.message : String(err)})`,
+      `CONFIG_FILE ${path}: cannot be read as ${format === 'yaml' ? 'YAML' : 'JSON'} (${err instanceof Error ? err.message : String(err)})`,
     );
   }
   try {
