@@ -35,6 +35,7 @@ interface ModelRoutes {
     provider: string;
     endpoint: string;
     mapping: string | null;
+    params?: Record<string, string | number | boolean>;
     tier: number;
     weight: number;
     enabled: boolean;
@@ -252,6 +253,34 @@ describe('the vendor credentials and model routes pages', () => {
     assert.equal(rows.length, 2, JSON.stringify(rows));
     assert.ok(rows.every((e) => e.actor === 'console operator'));
     assert.equal(rows[0]?.after, null, 'the newest: back to the catalog');
+  });
+
+  test('the list offered for editing keeps every field of the routes: given back unchanged, it changes nothing they do', async () => {
+    // The raw-mode face model's catalog routes send a fixed field (`raw: true`).
+    const path = '/admin/v1/models/face/flux-1.1-pro-ultra-raw/routes';
+    const view = `${ROUTES}?kind=face&model=flux-1.1-pro-ultra-raw`;
+    const shown = await operator.request('GET', view);
+    assert.equal(shown.status, 200, shown.text);
+    const typed = /<textarea id="routes-json"[^>]*>([\s\S]*?)<\/textarea>/.exec(shown.text)?.[1] ?? '';
+    const text = typed
+      .replaceAll('&quot;', '"')
+      .replaceAll('&#39;', "'")
+      .replaceAll('&lt;', '<')
+      .replaceAll('&gt;', '>')
+      .replaceAll('&amp;', '&');
+    const offered = JSON.parse(text) as Array<{ params?: unknown }>;
+    assert.deepEqual(
+      offered.map((r) => r.params),
+      [{ raw: true }, { raw: true }],
+    );
+    const catalog = (await admin<ModelRoutes>('GET', path)).body.routes;
+    const replaced = await submit(ROUTES, { kind: 'face', model: 'flux-1.1-pro-ultra-raw', routes: text }, view);
+    assert.equal(replaced.status, 303, replaced.text);
+    const now = await admin<ModelRoutes>('GET', path);
+    assert.equal(now.body.source, 'override');
+    assert.deepEqual(now.body.routes, catalog, 'the same routes, fixed fields included');
+    const restored = await submit(`${ROUTES}/catalog`, { kind: 'face', model: 'flux-1.1-pro-ultra-raw' }, view);
+    assert.equal(restored.status, 303, restored.text);
   });
 
   test("refused route lists are shown again as typed with the API's words, and write nothing", async () => {

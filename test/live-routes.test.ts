@@ -31,6 +31,7 @@ interface RouteView {
   mapping: string | null;
   image_endpoint?: string;
   image_mapping?: string;
+  params?: Record<string, string | number | boolean>;
   tier: number;
   weight: number;
   enabled: boolean;
@@ -375,6 +376,48 @@ describe('live routes across two processes', () => {
     assert.deepEqual(sentFor('added route'), ['fal-ai/flux-pro/v1.1']);
   });
 
+  test("a route's fixed input fields (params) go to the vendor over its mapping's; the catalog's are shown, and kept by a list that names them", async () => {
+    // The catalog's raw-mode route sends `raw: true` to a generic endpoint.
+    const raw = await admin<ModelRoutes>('GET', routesPath('flux-1.1-pro-ultra-raw', 'face'));
+    assert.equal(raw.status, 200, raw.text);
+    assert.deepEqual(
+      raw.body.routes.map((r) => r.params),
+      [{ raw: true }, { raw: true }],
+    );
+    assert.deepEqual(
+      raw.body.catalog_routes.map((r) => r.params),
+      [{ raw: true }, { raw: true }],
+    );
+    const plain = await admin<ModelRoutes>('GET', routesPath());
+    assert.ok(
+      plain.body.routes.every((r) => !('params' in r)),
+      'a route without fixed fields shows none',
+    );
+
+    const params = { num_inference_steps: 2, enable_safety_checker: false, acceleration: 'high' };
+    const set = await admin<ModelRoutes>('PUT', routesPath(), {
+      routes: [{ provider: 'fal', endpoint: FIRST, mapping: 'flux', params }],
+    });
+    assert.equal(set.status, 200, set.text);
+    assert.deepEqual(set.body.routes[0]?.params, params);
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL)?.[0]?.params !== undefined);
+    const done = await generate(b, 'fixed fields');
+    assert.equal(done.status, 'completed');
+    const sent = fal.submissions.find((x) => x.input.prompt === 'fixed fields');
+    assert.equal(sent?.endpoint, FIRST);
+    assert.equal(sent?.input.num_inference_steps, 2, "the route's value over the mapping's");
+    assert.equal(sent?.input.enable_safety_checker, false);
+    assert.equal(sent?.input.acceleration, 'high');
+    assert.ok(typeof sent?.input.image_size === 'object', "the mapping's other fields are still sent");
+    // The list as the API shows it is the list to give back: nothing is lost on the way.
+    const shown = (await admin<ModelRoutes>('GET', routesPath())).body.routes;
+    const again = await admin<ModelRoutes>('PUT', routesPath(), { routes: shown });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body.routes, shown);
+    assert.equal((await admin<ModelRoutes>('DELETE', routesPath())).status, 200);
+    await within(1000, () => b.app.deps.live.routesOf('image', MODEL) === undefined);
+  });
+
   test('a bad list is a 400 naming the entry, and nothing changes', async () => {
     const good = { provider: 'fal', endpoint: FIRST, mapping: 'flux' };
     const cases: Array<[unknown, string]> = [
@@ -384,6 +427,14 @@ describe('live routes across two processes', () => {
       [{ routes: [good, { ...good, tier: 1.5 }] }, 'routes[1].tier'],
       [{ routes: [{ ...good, weight: 0 }] }, 'routes[0].weight'],
       [{ routes: [good, { ...good, colour: 'red' }] }, 'routes[1].colour'],
+      [{ routes: [{ ...good, params: { steps: { deep: 1 } } }] }, 'routes[0].params.steps'],
+      [{ routes: [{ ...good, params: ['raw'] }] }, 'routes[0].params'],
+      [{ routes: [{ ...good, params: { 'bad name': 1 } }] }, 'routes[0].params'],
+      [{ routes: [{ ...good, params: { long: 'x'.repeat(2001) } }] }, 'routes[0].params.long'],
+      [
+        { routes: [{ ...good, params: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`f${i}`, i])) }] },
+        'routes[0].params',
+      ],
     ];
     const auditBefore = (await admin<{ data: AuditEntry[] }>('GET', '/admin/v1/audit?limit=100')).body.data.length;
     for (const [body, field] of cases) {
@@ -575,6 +626,7 @@ describe('the configuration as a file', () => {
               mapping: 'sd',
               image_endpoint: 'fal-ai/fast-sdxl/image-to-image',
               image_mapping: 'sd',
+              params: { num_inference_steps: 30 },
               tier: 0,
               weight: 3,
             },
@@ -611,10 +663,10 @@ describe('the configuration as a file', () => {
     const sdxl = await admin<ModelRoutes>('GET', routesPath('sdxl'));
     assert.equal(sdxl.body.source, 'override');
     assert.deepEqual(
-      sdxl.body.routes.map((r) => [r.provider, r.weight, r.enabled, r.image_endpoint ?? null]),
+      sdxl.body.routes.map((r) => [r.provider, r.weight, r.enabled, r.image_endpoint ?? null, r.params ?? null]),
       [
-        ['fal', 3, true, 'fal-ai/fast-sdxl/image-to-image'],
-        ['replicate', 1, true, null],
+        ['fal', 3, true, 'fal-ai/fast-sdxl/image-to-image', { num_inference_steps: 30 }],
+        ['replicate', 1, true, null, null],
       ],
     );
 
@@ -754,6 +806,12 @@ describe('the configuration as a file', () => {
           (d.models.image.sdxl as Record<string, unknown>).colour = 'red';
         }),
         'document.models.image.sdxl.colour',
+      ],
+      [
+        bad((d) => {
+          (d.models.image.sdxl.routes[0] as { params: unknown }).params = { steps: [30] };
+        }),
+        'document.models.image.sdxl.routes[0].params.steps',
       ],
       [
         bad((d) => {

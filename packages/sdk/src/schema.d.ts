@@ -1285,6 +1285,10 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                params?: {
+                                    [key: string]: string | number | boolean;
+                                };
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
                                 tier: number;
@@ -1302,6 +1306,10 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                params?: {
+                                    [key: string]: string | number | boolean;
+                                };
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
                                 tier: number;
@@ -1379,6 +1387,10 @@ export interface paths {
                             image_mapping?: string;
                             /** @description One of the vendor's mappings */
                             mapping: string;
+                            /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                            params?: {
+                                [key: string]: string | number | boolean;
+                            };
                             /** @description A vendor id (fal, replicate, ...) */
                             provider: string;
                             /** @description The lowest tier is tried first; absent: its place in the list */
@@ -1407,6 +1419,10 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                params?: {
+                                    [key: string]: string | number | boolean;
+                                };
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
                                 tier: number;
@@ -1424,6 +1440,10 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                params?: {
+                                    [key: string]: string | number | boolean;
+                                };
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
                                 tier: number;
@@ -1512,6 +1532,10 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                params?: {
+                                    [key: string]: string | number | boolean;
+                                };
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
                                 tier: number;
@@ -1529,6 +1553,10 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                params?: {
+                                    [key: string]: string | number | boolean;
+                                };
                                 /** @description A vendor id (fal, replicate, ...) */
                                 provider: string;
                                 tier: number;

@@ -119,6 +119,7 @@ function checkRouteList(value: unknown, path: string): sql.LiveRoute[] {
       'mapping',
       'image_endpoint',
       'image_mapping',
+      'params',
       'tier',
       'weight',
       'enabled',

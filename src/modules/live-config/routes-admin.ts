@@ -28,11 +28,17 @@ const ImageFields = {
   ),
 };
 
+const Params = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+  description:
+    "Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean",
+});
+
 const RouteIn = Type.Object(
   {
     ...RouteFields,
     mapping: Type.String({ minLength: 1, maxLength: 100, description: "One of the vendor's mappings" }),
     ...ImageFields,
+    params: Type.Optional(Params),
     tier: Type.Optional(
       Type.Integer({ minimum: 0, description: 'The lowest tier is tried first; absent: its place in the list' }),
     ),
@@ -48,6 +54,7 @@ const RouteOut = Type.Object({
   ...RouteFields,
   mapping: Type.Union([Type.String(), Type.Null()]),
   ...ImageFields,
+  params: Type.Optional(Params),
   tier: Type.Integer(),
   weight: Type.Number(),
   enabled: Type.Boolean(),

@@ -18,6 +18,8 @@ export interface RouteEntry {
   /** Present when the route has an endpoint for requests that bring images to start from. */
   image_endpoint?: string;
   image_mapping?: string;
+  /** Present when the route sends fixed input fields. */
+  params?: sql.RouteParams;
   tier: number;
   weight: number;
   enabled: boolean;
@@ -40,6 +42,7 @@ export interface RouteInput {
   mapping: string;
   image_endpoint?: string;
   image_mapping?: string;
+  params?: sql.RouteParams;
   tier?: number;
   weight?: number;
   enabled?: boolean;
@@ -63,12 +66,52 @@ const imageRoute = (route: { image_endpoint?: string; image_mapping?: string }) 
     ? { image_endpoint: route.image_endpoint, image_mapping: route.image_mapping }
     : {};
 
+/** A route's fixed input fields, when it has any. */
+const paramsOf = (route: { params?: sql.RouteParams }) =>
+  route.params && Object.keys(route.params).length > 0 ? { params: route.params } : {};
+
+/** Limits of a route's fixed input fields. */
+export const ROUTE_PARAMS_MAX = 30;
+export const ROUTE_PARAM_TEXT_MAX = 2000;
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
+
+/** Checks a route's fixed input fields (`at` names the route in errors). */
+function checkParams(at: string, params: unknown): sql.RouteParams | undefined {
+  if (params === undefined) return undefined;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw invalidField(`${at}.params`, 'must be an object of input fields');
+  }
+  const entries = Object.entries(params);
+  if (entries.length > ROUTE_PARAMS_MAX)
+    throw invalidField(`${at}.params`, `must have at most ${ROUTE_PARAMS_MAX} fields`);
+  for (const [name, value] of entries) {
+    if (!PARAM_NAME.test(name)) {
+      throw invalidField(
+        `${at}.params`,
+        `${JSON.stringify(name)} is not an input field's name (letters, digits, _ . -)`,
+      );
+    }
+    const ok =
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && value.length <= ROUTE_PARAM_TEXT_MAX);
+    if (!ok) {
+      throw invalidField(
+        `${at}.params.${name}`,
+        `must be a string of at most ${ROUTE_PARAM_TEXT_MAX} characters, a finite number or a boolean`,
+      );
+    }
+  }
+  return params as sql.RouteParams;
+}
+
 /** A catalog route in the admin API's terms: its tier is its place in the list. */
 const fromCatalog = (route: ModelRoute, position: number): RouteEntry => ({
   provider: route.provider,
   endpoint: route.endpoint,
   mapping: route.mapping ?? null,
   ...imageRoute(route),
+  ...paramsOf(route),
   tier: route.tier ?? position,
   weight: route.weight ?? 1,
   enabled: route.enabled ?? true,
@@ -104,11 +147,13 @@ export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.L
       throw invalidField(`${at}.tier`, 'must be an integer of 0 or more');
     }
     if (route.weight !== undefined && !(route.weight > 0)) throw invalidField(`${at}.weight`, 'must be more than 0');
+    const params = checkParams(at, route.params);
     return {
       provider: route.provider,
       endpoint: route.endpoint,
       mapping: route.mapping,
       ...imageRoute(route),
+      ...(params ? paramsOf({ params }) : {}),
       tier: route.tier ?? i,
       weight: route.weight ?? 1,
       enabled: route.enabled ?? true,

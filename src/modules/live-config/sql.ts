@@ -175,10 +175,15 @@ export interface LiveRoute {
   /** The endpoint, and its mapping, used instead when the request brings images to start from. */
   image_endpoint?: string;
   image_mapping?: string;
+  /** Fixed input fields the route sends, over what its mapping makes (absent: none). */
+  params?: RouteParams;
   tier: number;
   weight: number;
   enabled: boolean;
 }
+
+/** A route's fixed input fields. */
+export type RouteParams = Record<string, string | number | boolean>;
 
 export async function selectRouteOverrides(db: Queryable): Promise<RouteOverrideRow[]> {
   return (await db.query<RouteOverrideRow>('select kind, model, routes from model_routes order by kind, model')).rows;

@@ -41,13 +41,20 @@ function choices(ctx: ConsoleContext): { kinds: string[]; models: string[] } {
   return { kinds: [...kinds].sort(), models: [...models].sort() };
 }
 
-/** A route list as the PUT takes it: a route without a mapping leaves it out, for the operator to choose one. */
+/**
+ * A route list as the PUT takes it, every field the API shows kept (image endpoint, fixed input
+ * fields): a route without a mapping leaves it out, for the operator to choose one.
+ */
 const editable = (routes: readonly Route[]): string =>
   JSON.stringify(
     routes.map(({ mapping, ...rest }) => ({
       provider: rest.provider,
       endpoint: rest.endpoint,
       ...(mapping === null ? {} : { mapping }),
+      ...(rest.image_endpoint === undefined
+        ? {}
+        : { image_endpoint: rest.image_endpoint, image_mapping: rest.image_mapping }),
+      ...(rest.params === undefined ? {} : { params: rest.params }),
       tier: rest.tier,
       weight: rest.weight,
       enabled: rest.enabled,
@@ -100,7 +107,7 @@ ${notes.box ?? ''}
 <form method="post" action="${ROUTES_PATH}">
 ${csrfField(ctx.session)}
 <input type="hidden" name="kind" value="${view.kind}"><input type="hidden" name="model" value="${view.model}">
-<label for="routes-json">The routes, in order, as JSON: each <code>{"provider", "endpoint", "mapping", "tier", "weight", "enabled"}</code> (tier: absent, its place in the list; weight: absent, 1; enabled: absent, true)</label>
+<label for="routes-json">The routes, in order, as JSON: each <code>{"provider", "endpoint", "mapping", "tier", "weight", "enabled"}</code> (tier: absent, its place in the list; weight: absent, 1; enabled: absent, true), and where a route has them <code>"image_endpoint"</code> with <code>"image_mapping"</code> (requests that bring images) and <code>"params"</code> (fixed input fields it sends)</label>
 <textarea id="routes-json" name="routes" rows="14" spellcheck="false" aria-describedby="routes-help">${notes.routes ?? editable(view.routes)}</textarea>
 <small id="routes-help">Applies in every process within a second, to items that run after it. Each provider must be a known vendor and each mapping one of its own; a refused list changes nothing.</small>
 <button type="submit">Replace the routes</button>
