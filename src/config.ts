@@ -32,6 +32,10 @@ const EnvSchema = Type.Object({
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
   OTEL_SERVICE_NAME: Type.String({ minLength: 1, default: 'genmedia' }),
   OTEL_BSP_SCHEDULE_DELAY: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000 }),
+  OTEL_PROPAGATORS: Type.String({
+    pattern: '^ *(tracecontext|baggage|none) *(, *(tracecontext|baggage|none) *)*$',
+    default: 'tracecontext,baggage',
+  }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3000 }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
@@ -240,7 +244,13 @@ export interface Config {
     port: number | undefined;
   };
   /** OpenTelemetry traces: exported over OTLP/HTTP to `endpoint` when it is set, otherwise off. */
-  tracing: { endpoint: string | undefined; serviceName: string; exportDelayMs: number };
+  tracing: {
+    endpoint: string | undefined;
+    serviceName: string;
+    exportDelayMs: number;
+    /** Whether calls to vendors and webhook deliveries carry the W3C `traceparent` (OTEL_PROPAGATORS). */
+    propagate: boolean;
+  };
   databasePoolSize: number;
   /** When the database counts as unavailable (503 to clients, work retried later). */
   databaseTimeouts: DatabaseTimeouts;
@@ -523,6 +533,15 @@ function comfyModels(value: string | undefined): Record<string, ComfyModelWorkfl
 }
 
 /** Parses and validates the environment once; a bad value stops the start with a clear message. */
+
+/**
+ * Whether OTEL_PROPAGATORS asks for W3C trace context on outgoing calls: `tracecontext` among its
+ * names and not `none` (OpenTelemetry's meaning). `baggage` is accepted and carries nothing here.
+ */
+function propagatesTraceContext(value: string): boolean {
+  const names = value.split(',').map((name) => name.trim());
+  return names.includes('tracecontext') && !names.includes('none');
+}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
   for (const name of SETTING_NAMES) {
@@ -582,6 +601,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
       serviceName: e.OTEL_SERVICE_NAME,
       exportDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+      propagate: propagatesTraceContext(e.OTEL_PROPAGATORS),
     },
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseTimeouts: {

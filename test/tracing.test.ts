@@ -4,12 +4,11 @@
 // (finished by its webhook) and delivered to the team's webhook, one trace per generation.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type FakeFal, startFakeFal } from './fakes/fal.ts';
 import { type FakeOpenAiCompatible, startFakeOpenAiCompatible } from './fakes/openai-compatible.ts';
 import { type FakeCollector, type ReceivedSpan, startFakeCollector } from './fakes/otlp.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './fakes/webhook-receiver.ts';
 import { call, createTeam, startTestServer, type TeamFixture, type TestServer } from './helpers.ts';
 import { waitForGeneration } from './media-helpers.ts';
 
@@ -17,23 +16,6 @@ const SERVER = 2;
 const CLIENT = 3;
 const CONSUMER = 5;
 const ERROR = 2;
-
-/** A webhook receiver answering 200 to every delivery. */
-async function startReceiver(): Promise<{ url: string; bodies: string[]; server: Server }> {
-  const bodies: string[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString();
-    });
-    req.on('end', () => {
-      bodies.push(body);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, server };
-}
 
 const one = (spans: ReceivedSpan[], name: string): ReceivedSpan => {
   const found = spans.filter((s) => s.name === name);
@@ -45,7 +27,7 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
   let collector: FakeCollector;
   let fal: FakeFal;
   let chat: FakeOpenAiCompatible;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   let api: TestServer;
   let worker: TestServer;
   let team: TeamFixture;
@@ -54,7 +36,7 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     collector = await startFakeCollector();
     fal = await startFakeFal();
     chat = await startFakeOpenAiCompatible();
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     const env = {
       ...fal.env,
       OPENAI_COMPATIBLE_BASE_URL: `${chat.url}/v1`,
@@ -139,6 +121,9 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     assert.equal(submit.attributes['genmedia.vendor.call'], 'submit');
     assert.equal(submit.attributes['genmedia.vendor.attempt'], 1);
     assert.equal(submit.attributes['genmedia.vendor.outcome'], 'accepted');
+    // The vendor is told the call's trace context (W3C), as the receiver of the webhook below is.
+    const sent = fal.submissions.find((x) => x.input.prompt === 'a traced fox');
+    assert.equal(sent?.headers.traceparent, `00-${traceId}-${submit.spanId}-01`);
 
     // fal's webhook (a request of its own, in a trace of its own) queued the poll that finished it:
     // the poll still belongs to the generation's trace.
@@ -160,6 +145,10 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     assert.equal(post.attributes['server.address'], '127.0.0.1');
     assert.equal(post.attributes['genmedia.webhook.attempt'], 1);
     assert.ok(receiver.bodies.some((b) => b.includes(id)));
+    assert.equal(
+      receiver.traceparents[receiver.bodies.findIndex((b) => b.includes(id))],
+      `00-${traceId}-${post.spanId}-01`,
+    );
 
     for (const span of spans) {
       assert.equal(span.resource['service.name'], 'genmedia-traced');
@@ -229,5 +218,7 @@ describe('traces across the API, the worker, the vendor, storage and webhooks', 
     let parent: ReceivedSpan | undefined = chatSpan;
     while (parent && parent !== request) parent = spans.find((s) => s.spanId === parent?.parentSpanId);
     assert.equal(parent, request, 'the chat call is within the request');
+    // A self-hosted upstream that records trace context joins the trace under the chat call.
+    assert.equal(sent.headers.traceparent, `00-${traceId}-${chatSpan.spanId}-01`);
   });
 });

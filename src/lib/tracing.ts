@@ -31,6 +31,8 @@ export interface TracingSettings {
   role: string;
   /** OTEL_BSP_SCHEDULE_DELAY: the longest a finished span waits for its batch to be sent. */
   exportDelayMs: number;
+  /** OTEL_PROPAGATORS has `tracecontext`: outgoing calls carry the W3C `traceparent`. */
+  propagate: boolean;
 }
 
 export interface Tracing {
@@ -41,6 +43,7 @@ export interface Tracing {
 }
 
 let enabled = false;
+let propagate = false;
 const tracer = trace.getTracer('genmedia');
 
 /** Whether this process records spans. */
@@ -66,6 +69,7 @@ export function startTracing(settings: TracingSettings): Tracing | undefined {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager());
   trace.setGlobalTracerProvider(provider);
   enabled = true;
+  propagate = settings.propagate;
   return {
     flush: () => provider.forceFlush(),
     shutdown: async () => {
@@ -87,6 +91,16 @@ export function contextFromTraceparent(value: unknown): Context | undefined {
     traceFlags: Number.parseInt(m[3] as string, 16),
     isRemote: true,
   });
+}
+
+/**
+ * The `traceparent` header a call made now carries (to a vendor, a webhook receiver): the active
+ * span's, when tracing is on, a span is active and OTEL_PROPAGATORS asks for trace context. A
+ * vendor that records it (a self-hosted OpenAI-compatible server, a collector in front of it) joins
+ * the generation's trace; nothing secret is in it.
+ */
+export function outgoingTraceparent(): string | undefined {
+  return propagate ? currentTraceparent() : undefined;
 }
 
 /** The active span's W3C traceparent, when tracing is on and a span is active. */

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { request } from 'undici';
 import { answerHeaders, REDIRECT_STATUSES, redirectedRequest } from '../lib/redirects.ts';
+import { outgoingTraceparent } from '../lib/tracing.ts';
 import type { Fetch } from './types.ts';
 
 /** Redirects followed at most, as fetch does. */
@@ -19,13 +20,20 @@ const MAX_REDIRECTS = 20;
 /** Answers that have no body (a Response refuses one). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-/** The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`. */
+/**
+ * The fetch vendor adapters get: every call to a vendor's API ends within `timeoutMs`, and carries
+ * the vendor call's `traceparent` when traces are on and propagated (src/lib/tracing.ts).
+ */
 export function vendorFetch(timeoutMs: number): Fetch {
   return (url, init) => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    if (requestCanSend(init)) return requestAsResponse(url, init ?? {}, signal);
-    return fetch(url, { ...init, signal });
+    const traceparent = outgoingTraceparent();
+    if (requestCanSend(init)) return requestAsResponse(url, init ?? {}, signal, traceparent);
+    if (!traceparent) return fetch(url, { ...init, signal });
+    const headers = new Headers(init?.headers);
+    if (!headers.has('traceparent')) headers.set('traceparent', traceparent);
+    return fetch(url, { ...init, headers, signal });
   };
 }
 
@@ -64,11 +72,13 @@ async function requestAsResponse(
   url: string,
   init: RequestInit & { body?: PlainBody },
   signal: AbortSignal,
+  traceparent: string | undefined,
 ): Promise<Response> {
   let target = new URL(url);
   let method = (init.method ?? 'GET').toUpperCase();
   let body: PlainBody = init.body;
   const headers = headerRecord(init.headers);
+  if (traceparent) headers.traceparent ??= traceparent;
   // As fetch types a text body that names no type.
   if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
   for (let redirects = 0; ; redirects++) {

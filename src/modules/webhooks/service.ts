@@ -11,7 +11,7 @@ import { FetchFailedError, safeFetch, UnsafeUrlError } from '../../lib/safe-fetc
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { generateWebhookSecret } from '../../lib/secrets.ts';
 import { signStandardWebhook } from '../../lib/standard-webhooks.ts';
-import { currentTraceparent, inSpan, recordError, SpanKind } from '../../lib/tracing.ts';
+import { currentTraceparent, inSpan, outgoingTraceparent, recordError, SpanKind } from '../../lib/tracing.ts';
 import type {
   DeliveryAttempt,
   DeliveryQuery,
@@ -78,6 +78,8 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
   let error: string | null = null;
   try {
     const response = await inSpan('webhook POST', webhookSpan(delivery.url, delivery.id, attempt), async (span) => {
+      // The receiver may continue the generation's trace (W3C trace context, when propagated).
+      const traceparent = outgoingTraceparent();
       const answer = await safeFetch(delivery.url, {
         method: 'POST',
         body: delivery.payload,
@@ -92,6 +94,7 @@ export async function attemptDelivery(pool: pg.Pool, deliveryId: string, options
             timestamp,
             delivery.payload,
           ),
+          ...(traceparent ? { traceparent } : {}),
         },
         allowPrivate: options.allowPrivateUrls,
         followRedirects: false,
