@@ -256,31 +256,52 @@ describe('the vendor credentials and model routes pages', () => {
   });
 
   test('the list offered for editing keeps every field of the routes: given back unchanged, it changes nothing they do', async () => {
-    // The raw-mode face model's catalog routes send a fixed field (`raw: true`).
-    const path = '/admin/v1/models/face/flux-1.1-pro-ultra-raw/routes';
-    const view = `${ROUTES}?kind=face&model=flux-1.1-pro-ultra-raw`;
-    const shown = await operator.request('GET', view);
-    assert.equal(shown.status, 200, shown.text);
-    const typed = /<textarea id="routes-json"[^>]*>([\s\S]*?)<\/textarea>/.exec(shown.text)?.[1] ?? '';
-    const text = typed
-      .replaceAll('&quot;', '"')
-      .replaceAll('&#39;', "'")
-      .replaceAll('&lt;', '<')
-      .replaceAll('&gt;', '>')
-      .replaceAll('&amp;', '&');
-    const offered = JSON.parse(text) as Array<{ params?: unknown }>;
-    assert.deepEqual(
-      offered.map((r) => r.params),
-      [{ raw: true }, { raw: true }],
-    );
-    const catalog = (await admin<ModelRoutes>('GET', path)).body.routes;
-    const replaced = await submit(ROUTES, { kind: 'face', model: 'flux-1.1-pro-ultra-raw', routes: text }, view);
-    assert.equal(replaced.status, 303, replaced.text);
-    const now = await admin<ModelRoutes>('GET', path);
-    assert.equal(now.body.source, 'override');
-    assert.deepEqual(now.body.routes, catalog, 'the same routes, fixed fields included');
-    const restored = await submit(`${ROUTES}/catalog`, { kind: 'face', model: 'flux-1.1-pro-ultra-raw' }, view);
-    assert.equal(restored.status, 303, restored.text);
+    // The raw-mode face model's catalog routes send a fixed field (`raw: true`); Tripo's fal route
+    // serves only requests that bring an image (no mapping of its own).
+    const cases: Array<[string, string, (offered: Array<Record<string, unknown>>, page: string) => void]> = [
+      [
+        'face',
+        'flux-1.1-pro-ultra-raw',
+        (offered) =>
+          assert.deepEqual(
+            offered.map((r) => r.params),
+            [{ raw: true }, { raw: true }],
+          ),
+      ],
+      [
+        'model_3d',
+        'tripo-2.5',
+        (offered, page) => {
+          assert.deepEqual(
+            offered.map((r) => [r.mapping, r.image_mapping]),
+            [[null, 'tripo-image']],
+          );
+          assert.match(page, /none: requests with images only/);
+        },
+      ],
+    ];
+    for (const [kind, model, check] of cases) {
+      const path = `/admin/v1/models/${kind}/${model}/routes`;
+      const view = `${ROUTES}?kind=${kind}&model=${model}`;
+      const shown = await operator.request('GET', view);
+      assert.equal(shown.status, 200, shown.text);
+      const typed = /<textarea id="routes-json"[^>]*>([\s\S]*?)<\/textarea>/.exec(shown.text)?.[1] ?? '';
+      const text = typed
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&amp;', '&');
+      check(JSON.parse(text) as Array<Record<string, unknown>>, shown.text);
+      const catalog = (await admin<ModelRoutes>('GET', path)).body.routes;
+      const replaced = await submit(ROUTES, { kind, model, routes: text }, view);
+      assert.equal(replaced.status, 303, replaced.text);
+      const now = await admin<ModelRoutes>('GET', path);
+      assert.equal(now.body.source, 'override');
+      assert.deepEqual(now.body.routes, catalog, `${model}: the same routes, every field included`);
+      const restored = await submit(`${ROUTES}/catalog`, { kind, model }, view);
+      assert.equal(restored.status, 303, restored.text);
+    }
   });
 
   test("refused route lists are shown again as typed with the API's words, and write nothing", async () => {

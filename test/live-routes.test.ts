@@ -581,6 +581,65 @@ describe('live video routes', () => {
     assert.equal(kept.body.routes[0]?.image_endpoint, I2V, 'a refused list changes nothing');
     assert.equal((await admin('DELETE', routesPath(MODEL_ID, 'video'))).status, 200);
   });
+
+  test('a route for requests with images only (mapping null) is shown, given back unchanged, and serves only those', async () => {
+    // The catalog has one: Tripo's fal route makes models from images only.
+    const tripo = await admin<ModelRoutes>('GET', routesPath('tripo-2.5', 'model_3d'));
+    assert.equal(tripo.status, 200, tripo.text);
+    assert.deepEqual(
+      tripo.body.routes.map((r) => [r.mapping, r.image_mapping]),
+      [[null, 'tripo-image']],
+    );
+    const back = await admin<ModelRoutes>('PUT', routesPath('tripo-2.5', 'model_3d'), { routes: tripo.body.routes });
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(back.body.routes, tripo.body.routes, 'what GET shows, PUT takes back as it was');
+    assert.equal((await admin('DELETE', routesPath('tripo-2.5', 'model_3d'))).status, 200);
+
+    const MODEL_ID = 'kling-2.1-master';
+    const T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
+    const I2V = 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video';
+    const shown = await setRoutes(MODEL_ID, [
+      { provider: 'fal', endpoint: I2V, mapping: null, image_endpoint: I2V, image_mapping: 'kling-i2v', tier: 0 },
+      { provider: 'fal', endpoint: T2V, mapping: 'kling', tier: 1 },
+    ]);
+    assert.deepEqual(
+      shown.routes.map((r) => [r.mapping, r.image_mapping ?? null]),
+      [
+        [null, 'kling-i2v'],
+        ['kling', null],
+      ],
+    );
+    const image = await call<{ generation_id: string }>(server, 'POST', '/api/v1/images/generate', {
+      token: team.key,
+      body: { prompt: 'another first frame', model: 'flux-1-pro' },
+    });
+    const imageUrl = (await waitForGeneration(server, team.key, image.body.generation_id)).items[0]?.url ?? '';
+    const fromImage = await video({ prompt: 'frames only', model: MODEL_ID, first_frame_image: imageUrl });
+    assert.equal(fromImage.status, 'completed');
+    assert.deepEqual(
+      falGot('frames only').map((s) => s.endpoint),
+      [I2V],
+    );
+    // Words alone pass the first tier's route by: it has nothing to send them with.
+    const fromText = await video({ prompt: 'words only', model: MODEL_ID });
+    assert.equal(fromText.status, 'completed');
+    assert.deepEqual(
+      falGot('words only').map((s) => s.endpoint),
+      [T2V],
+    );
+
+    const refused = await admin<{ error: { details?: Array<{ field: string }> } }>(
+      'PUT',
+      routesPath(MODEL_ID, 'video'),
+      { routes: [{ provider: 'fal', endpoint: T2V, mapping: null }] },
+    );
+    assert.equal(refused.status, 400, refused.text);
+    assert.ok(
+      refused.body.error.details?.some((d) => d.field === 'routes[0].mapping'),
+      refused.text,
+    );
+    assert.equal((await admin('DELETE', routesPath(MODEL_ID, 'video'))).status, 200);
+  });
 });
 
 describe('the configuration as a file', () => {

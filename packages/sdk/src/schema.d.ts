@@ -1385,8 +1385,8 @@ export interface paths {
                             image_endpoint?: string;
                             /** @description image_endpoint's mapping, one of the vendor's */
                             image_mapping?: string;
-                            /** @description One of the vendor's mappings */
-                            mapping: string;
+                            /** @description One of the vendor's mappings; null or absent only for a route that serves requests that bring images (image_endpoint and image_mapping) */
+                            mapping?: string | null;
                             /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
                             params?: {
                                 [key: string]: string | number | boolean;

@@ -124,8 +124,11 @@ function checkRouteList(value: unknown, path: string): sql.LiveRoute[] {
       'weight',
       'enabled',
     ]);
-    for (const key of ['provider', 'endpoint', 'mapping']) {
+    for (const key of ['provider', 'endpoint']) {
       if (typeof r[key] !== 'string' || r[key] === '') throw invalidField(`${at}.${key}`, 'must be a non-empty string');
+    }
+    if (r.mapping !== undefined && r.mapping !== null && (typeof r.mapping !== 'string' || r.mapping === '')) {
+      throw invalidField(`${at}.mapping`, 'must be a non-empty string, or null for a route of requests with images');
     }
     for (const key of ['image_endpoint', 'image_mapping']) {
       if (r[key] !== undefined && (typeof r[key] !== 'string' || r[key] === '')) {

@@ -36,7 +36,12 @@ const Params = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number
 const RouteIn = Type.Object(
   {
     ...RouteFields,
-    mapping: Type.String({ minLength: 1, maxLength: 100, description: "One of the vendor's mappings" }),
+    mapping: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], {
+        description:
+          "One of the vendor's mappings; null or absent only for a route that serves requests that bring images (image_endpoint and image_mapping)",
+      }),
+    ),
     ...ImageFields,
     params: Type.Optional(Params),
     tier: Type.Optional(

@@ -35,11 +35,14 @@ export interface ModelRoutesView {
   catalog_routes: RouteEntry[];
 }
 
-/** A route as the body of a change gives it (tier, weight and enabled may be left out). */
+/**
+ * A route as the body of a change gives it (tier, weight and enabled may be left out; mapping null
+ * or left out for a route that serves only requests that bring images, as GET shows one).
+ */
 export interface RouteInput {
   provider: string;
   endpoint: string;
-  mapping: string;
+  mapping?: string | null;
   image_endpoint?: string;
   image_mapping?: string;
   params?: sql.RouteParams;
@@ -117,9 +120,27 @@ const fromCatalog = (route: ModelRoute, position: number): RouteEntry => ({
   enabled: route.enabled ?? true,
 });
 
+/** A live route in the admin API's terms (a route without a mapping shows `mapping: null`). */
+const fromLive = ({ mapping, ...route }: sql.LiveRoute): RouteEntry => ({
+  provider: route.provider,
+  endpoint: route.endpoint,
+  mapping: mapping ?? null,
+  ...imageRoute(route),
+  ...paramsOf(route),
+  tier: route.tier,
+  weight: route.weight,
+  enabled: route.enabled,
+});
+
 function viewOf(catalogs: Catalogs, kind: string, model: string, live: sql.LiveRoute[] | undefined): ModelRoutesView {
   const catalog = catalogRoutesOf(catalogs, kind, model).map(fromCatalog);
-  return { kind, model, source: live ? 'override' : 'catalog', routes: live ?? catalog, catalog_routes: catalog };
+  return {
+    kind,
+    model,
+    source: live ? 'override' : 'catalog',
+    routes: live?.map(fromLive) ?? catalog,
+    catalog_routes: catalog,
+  };
 }
 
 /**
@@ -133,7 +154,14 @@ export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.L
     const vendor = VENDORS.find((v) => v.id === route.provider);
     if (!vendor) throw invalidField(`${at}.provider`, `is not a known vendor (${VENDORS.map((v) => v.id).join(', ')})`);
     const mappings = `${vendor.id} (${Object.keys(vendor.mappings).join(', ')})`;
-    if (!Object.hasOwn(vendor.mappings, route.mapping))
+    const mapping = route.mapping ?? undefined;
+    if (mapping === undefined && route.image_mapping === undefined) {
+      throw invalidField(
+        `${at}.mapping`,
+        `is needed (one of ${mappings}), unless the route serves only requests that bring images (image_endpoint and image_mapping)`,
+      );
+    }
+    if (mapping !== undefined && !Object.hasOwn(vendor.mappings, mapping))
       throw invalidField(`${at}.mapping`, `is not a mapping of ${mappings}`);
     if ((route.image_endpoint === undefined) !== (route.image_mapping === undefined)) {
       const missing = route.image_endpoint === undefined ? 'image_endpoint' : 'image_mapping';
@@ -151,7 +179,7 @@ export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.L
     return {
       provider: route.provider,
       endpoint: route.endpoint,
-      mapping: route.mapping,
+      ...(mapping === undefined ? {} : { mapping }),
       ...imageRoute(route),
       ...(params ? paramsOf({ params }) : {}),
       tier: route.tier ?? i,

@@ -171,7 +171,8 @@ export interface RouteOverrideRow {
 export interface LiveRoute {
   provider: string;
   endpoint: string;
-  mapping: string;
+  /** Absent: the route serves only requests that bring images (its image endpoint). */
+  mapping?: string;
   /** The endpoint, and its mapping, used instead when the request brings images to start from. */
   image_endpoint?: string;
   image_mapping?: string;

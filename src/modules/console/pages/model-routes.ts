@@ -43,14 +43,15 @@ function choices(ctx: ConsoleContext): { kinds: string[]; models: string[] } {
 
 /**
  * A route list as the PUT takes it, every field the API shows kept (image endpoint, fixed input
- * fields): a route without a mapping leaves it out, for the operator to choose one.
+ * fields): a route that serves only requests with images keeps its `mapping: null`; one without
+ * any mapping leaves it out, for the operator to choose one.
  */
 const editable = (routes: readonly Route[]): string =>
   JSON.stringify(
     routes.map(({ mapping, ...rest }) => ({
       provider: rest.provider,
       endpoint: rest.endpoint,
-      ...(mapping === null ? {} : { mapping }),
+      ...(mapping !== null ? { mapping } : rest.image_mapping !== undefined ? { mapping: null } : {}),
       ...(rest.image_endpoint === undefined
         ? {}
         : { image_endpoint: rest.image_endpoint, image_mapping: rest.image_mapping }),
@@ -67,11 +68,19 @@ function routesTable(id: string, routes: readonly Route[]): Html {
   if (routes.length === 0)
     return html`<p class="muted" id="${id}">No vendor route: the service serves the model itself, or the simulator stands in.</p>`;
   return html`<div class="overflow-auto"><table id="${id}">
-<thead><tr><th scope="col">#</th><th scope="col">Provider</th><th scope="col">Endpoint</th><th scope="col">Mapping</th><th scope="col">Tier</th><th scope="col">Weight</th><th scope="col">Enabled</th></tr></thead>
+<thead><tr><th scope="col">#</th><th scope="col">Provider</th><th scope="col">Endpoint</th><th scope="col">Mapping</th><th scope="col">With images</th><th scope="col">Fixed fields</th><th scope="col">Tier</th><th scope="col">Weight</th><th scope="col">Enabled</th></tr></thead>
 <tbody>${routes.map(
     (r, i) =>
-      html`<tr><td>${i + 1}</td><td>${r.provider}</td><td><code>${r.endpoint}</code></td><td>${r.mapping === null ? html`<span class="muted">none: not served</span>` : html`<code>${r.mapping}</code>`}</td><td>${r.tier}</td><td>${r.weight}</td><td>${r.enabled ? 'yes' : html`<strong>no</strong>`}</td></tr>`,
+      html`<tr><td>${i + 1}</td><td>${r.provider}</td><td><code>${r.endpoint}</code></td><td>${mappingCell(r)}</td><td>${r.image_endpoint ? html`<code>${r.image_endpoint}</code> (<code>${r.image_mapping ?? ''}</code>)` : html`<span class="muted">the same</span>`}</td><td>${r.params ? html`<code>${JSON.stringify(r.params)}</code>` : html`<span class="muted">none</span>`}</td><td>${r.tier}</td><td>${r.weight}</td><td>${r.enabled ? 'yes' : html`<strong>no</strong>`}</td></tr>`,
   )}</tbody></table></div>`;
+}
+
+/** A route's mapping, or why it has none. */
+function mappingCell(r: Route): Html {
+  if (r.mapping !== null) return html`<code>${r.mapping}</code>`;
+  return r.image_mapping
+    ? html`<span class="muted">none: requests with images only</span>`
+    : html`<span class="muted">none: not served</span>`;
 }
 
 function mappingsHelp(): Html {
