@@ -805,7 +805,13 @@ describe('the configuration as a file', () => {
       [['--file', join(dir, 'tagged.yaml')], /tagged\.yaml is not YAML.*Unresolved tag/s],
       [['--file', join(dir, 'circular.yaml')], /circular\.yaml is not YAML.*circular document/s],
       [['--file', join(dir, 'bomb.yaml')], /bomb\.yaml is not YAML.*[Ee]xcessive alias count/s],
+      // A number JSON cannot hold is refused, not read as null (a multiplier of null would be 1).
+      [['--file', join(dir, 'infinite.yaml')], /infinite\.yaml is not YAML.*price_multiplier: Infinity/s],
     ];
+    writeFileSync(
+      join(dir, 'infinite.yaml'),
+      `version: 1\nteams:\n  ${team.id}: { price_multiplier: .inf, allowed_models: [], denied_models: [] }\n`,
+    );
     writeFileSync(join(dir, 'list.yaml'), '- version: 1\n');
     writeFileSync(join(dir, 'tagged.yaml'), 'version: 1\naliases: !!binary aGVsbG8=\n');
     writeFileSync(join(dir, 'circular.yaml'), 'version: 1\nmodels: &m { image: *m }\n');
@@ -884,6 +890,34 @@ describe('the configuration as a file', () => {
         }),
         'document.teams.team_missing',
       ],
+      // The limits PUT and PATCH keep hold here too: what apply writes, they take back.
+      [
+        bad((d) => {
+          (d.models.image.sdxl.routes[1] as { endpoint: string }).endpoint = 'x'.repeat(301);
+        }),
+        'document.models.image.sdxl.routes[1].endpoint',
+      ],
+      [
+        bad((d) => {
+          d.models.image.sdxl.routes = Array.from(
+            { length: 51 },
+            () => d.models.image.sdxl.routes[1],
+          ) as typeof d.models.image.sdxl.routes;
+        }),
+        'document.models.image.sdxl.routes',
+      ],
+      [
+        bad((d) => {
+          (d.teams[team.id] as { price_multiplier: number }).price_multiplier = 5000;
+        }),
+        `document.teams.${team.id}.price_multiplier`,
+      ],
+      [
+        bad((d) => {
+          (d.teams[team.id] as { denied_models: string[] }).denied_models = ['voice:My Voice'];
+        }),
+        `document.teams.${team.id}.denied_models.0`,
+      ],
     ];
     for (const [document, field] of cases) {
       const reply = await admin<{ error: { code: string; details?: Array<{ field: string }> } }>(
@@ -899,6 +933,21 @@ describe('the configuration as a file', () => {
     }
     assert.equal(await auditCount(), audit, 'nothing was applied');
     assert.deepEqual((await admin('GET', '/admin/v1/config')).body, exported);
+  });
+
+  test('a team named with some of its rules keeps the others, as PATCH does', async () => {
+    const set = await admin<Applied>('POST', '/admin/v1/config/apply', { document: documentOf(team.id) });
+    assert.equal(set.status, 200, set.text);
+    const exported = (await admin<{ teams: Record<string, unknown> }>('GET', '/admin/v1/config')).body;
+    assert.deepEqual(exported.teams[team.id], documentOf(team.id).teams[team.id]);
+    const partial = { ...exported, teams: { [team.id]: { denied_models: [] } } };
+    const applied = await admin<Applied>('POST', '/admin/v1/config/apply', { document: partial });
+    assert.equal(applied.status, 200, applied.text);
+    assert.deepEqual(
+      applied.body.changes.map((c) => [c.target, c.after]),
+      [[`team ${team.id}`, { price_multiplier: 1.5, allowed_models: [], denied_models: [] }]],
+      'only the list it named changed',
+    );
   });
 
   test('CONFIG_FILE applies a file when the service starts; a bad one stops the start', async () => {

@@ -35,11 +35,24 @@ export function parseDocument(text: string, format: DocumentFormat): unknown {
   if (problem) throw new Error(problem.message);
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   // Plain data only: an alias inside its own anchor makes a circular value, which JSON cannot hold.
+  let plain: unknown;
   try {
-    return JSON.parse(JSON.stringify(value));
-  } catch {
+    plain = JSON.parse(JSON.stringify(value, (key, v: unknown) => finite(key, v)));
+  } catch (err) {
+    if (err instanceof NonFiniteNumber) throw err;
     throw new Error('an alias refers to a node that contains it (a circular document)');
   }
+  return plain;
+}
+
+class NonFiniteNumber extends Error {}
+
+/** A number JSON cannot hold (`.inf`, `.nan`, `1e999`) is refused, not written as null. */
+function finite(key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw new NonFiniteNumber(`${key}: ${value} is not a number a document may hold (.inf, .nan and 1e999 are not)`);
+  }
+  return value;
 }
 
 /** Writes a document (plain JSON data) in a format; YAML without folded lines. */

@@ -44,8 +44,12 @@ export interface ConfigDocument {
   /** By kind, then model id. */
   models: Record<string, Record<string, ModelEntry>>;
   aliases: Record<string, { kind: string; model: string }>;
-  teams: Record<string, TeamEntry>;
+  /** A team's rules; a key a document leaves out keeps the team's value (export writes all three). */
+  teams: Record<string, Partial<TeamEntry>>;
 }
+
+/** The configuration now, as export writes it: every team's rules whole. */
+export type LiveConfig = ConfigDocument & { teams: Record<string, TeamEntry> };
 
 /** One difference between the configuration now and a document. */
 export interface ConfigChange {
@@ -58,13 +62,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The live configuration now, as a document. */
-export async function exportConfig(db: pg.Pool | pg.PoolClient): Promise<ConfigDocument> {
+export async function exportConfig(db: pg.Pool | pg.PoolClient): Promise<LiveConfig> {
   // One after the other: `db` may be a transaction's client.
   const overrides = await sql.selectOverrides(db);
   const routes = await sql.selectRouteOverrides(db);
   const aliases = await sql.selectAliases(db);
   const teams = await sql.selectTeamRules(db);
-  const doc: ConfigDocument = { version: CONFIG_VERSION, models: {}, aliases: {}, teams: {} };
+  const doc: LiveConfig = { version: CONFIG_VERSION, models: {}, aliases: {}, teams: {} };
   const entry = (kind: string, model: string): ModelEntry => {
     const byKind = doc.models[kind] ?? {};
     doc.models[kind] = byKind;
@@ -201,21 +205,19 @@ export function checkDocument(catalogs: Catalogs, value: unknown, path = 'docume
   for (const [team, raw] of Object.entries(onlyKeys(doc.teams ?? {}, `${path}.teams`, Object.keys(doc.teams ?? {})))) {
     const at = `${path}.teams.${team}`;
     const t = onlyKeys(raw, at, ['price_multiplier', 'allowed_models', 'denied_models']);
-    const multiplier = t.price_multiplier ?? 1;
-    if (typeof multiplier !== 'number' || !(multiplier > 0))
-      throw invalidField(`${at}.price_multiplier`, 'must be a number above 0');
-    const lists2: Record<string, string[]> = {};
-    for (const key of ['allowed_models', 'denied_models']) {
-      const v = t[key] ?? [];
+    // As PATCH /admin/v1/teams/{id}: a key left out keeps the team's value.
+    const rules: Partial<TeamEntry> = {};
+    if (t.price_multiplier !== undefined) {
+      if (typeof t.price_multiplier !== 'number') throw invalidField(`${at}.price_multiplier`, 'must be a number');
+      rules.price_multiplier = t.price_multiplier;
+    }
+    for (const key of ['allowed_models', 'denied_models'] as const) {
+      const v = t[key];
+      if (v === undefined) continue;
       if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
         throw invalidField(`${at}.${key}`, 'must be a list of kind:model');
-      lists2[key] = v as string[];
+      rules[key] = v as string[];
     }
-    const rules: TeamEntry = {
-      price_multiplier: multiplier,
-      allowed_models: lists2.allowed_models ?? [],
-      denied_models: lists2.denied_models ?? [],
-    };
     under(at, () => checkTeamRules(catalogs, rules));
     out.teams[team] = rules;
   }
@@ -235,7 +237,7 @@ function canonical(value: unknown): string {
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /** What applying `next` over `now` changes, target by target. */
-export function diffConfig(now: ConfigDocument, next: ConfigDocument): ConfigChange[] {
+export function diffConfig(now: LiveConfig, next: ConfigDocument): ConfigChange[] {
   const changes: ConfigChange[] = [];
   const keys = new Set<string>();
   for (const doc of [now, next]) {
@@ -263,10 +265,11 @@ export function diffConfig(now: ConfigDocument, next: ConfigDocument): ConfigCha
       });
     }
   }
-  // Teams the document does not name keep their rules.
+  // Teams the document does not name keep their rules, and a named team the keys it leaves out.
   for (const team of Object.keys(next.teams).sort()) {
-    const before = now.teams[team] ?? { price_multiplier: 1, allowed_models: [], denied_models: [] };
-    if (!same(before, next.teams[team])) changes.push({ target: `team ${team}`, before, after: next.teams[team] });
+    const before: TeamEntry = now.teams[team] ?? { price_multiplier: 1, allowed_models: [], denied_models: [] };
+    const after: TeamEntry = { ...before, ...next.teams[team] };
+    if (!same(before, after)) changes.push({ target: `team ${team}`, before, after });
   }
   return changes;
 }

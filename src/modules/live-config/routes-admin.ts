@@ -3,7 +3,7 @@ import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { actorOf } from './actor.ts';
 import { applyConfig, exportConfig } from './config-file.ts';
-import { changeModelRoutes, readModelRoutes } from './routes-service.ts';
+import { changeModelRoutes, ENDPOINT_MAX, ROUTES_MAX, readModelRoutes } from './routes-service.ts';
 
 const ModelParams = Type.Object({
   kind: Type.String({ minLength: 1, maxLength: 40 }),
@@ -12,14 +12,14 @@ const ModelParams = Type.Object({
 
 const RouteFields = {
   provider: Type.String({ minLength: 1, maxLength: 60, description: 'A vendor id (fal, replicate, ...)' }),
-  endpoint: Type.String({ minLength: 1, maxLength: 300, description: "The vendor's endpoint id" }),
+  endpoint: Type.String({ minLength: 1, maxLength: ENDPOINT_MAX, description: "The vendor's endpoint id" }),
 };
 
 const ImageFields = {
   image_endpoint: Type.Optional(
     Type.String({
       minLength: 1,
-      maxLength: 300,
+      maxLength: ENDPOINT_MAX,
       description: 'The endpoint used instead when the request brings images to start from (a first frame)',
     }),
   ),
@@ -80,7 +80,7 @@ const ModelRoutes = Type.Object(
 
 const RoutesChange = Type.Object(
   {
-    routes: Type.Union([Type.Array(RouteIn, { maxItems: 50 }), Type.Null()], {
+    routes: Type.Union([Type.Array(RouteIn, { maxItems: ROUTES_MAX }), Type.Null()], {
       description: "The model's routes from now on, in place of the catalog's; null: the catalog's again",
     }),
   },

@@ -73,6 +73,10 @@ const imageRoute = (route: { image_endpoint?: string; image_mapping?: string }) 
 const paramsOf = (route: { params?: sql.RouteParams }) =>
   route.params && Object.keys(route.params).length > 0 ? { params: route.params } : {};
 
+/** The most routes a model's list has, and the longest endpoint id (the PUT schema's, for every way in). */
+export const ROUTES_MAX = 50;
+export const ENDPOINT_MAX = 300;
+
 /** Limits of a route's fixed input fields. */
 export const ROUTE_PARAMS_MAX = 30;
 export const ROUTE_PARAM_TEXT_MAX = 2000;
@@ -149,10 +153,17 @@ function viewOf(catalogs: Catalogs, kind: string, model: string, live: sql.LiveR
  * comes with its mapping, one of the vendor's, as the catalog's routes have them.
  */
 export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.LiveRoute[] {
+  if (routes.length > ROUTES_MAX) throw invalidField(field, `must have at most ${ROUTES_MAX} routes`);
   return routes.map((route, i) => {
     const at = `${field}[${i}]`;
     const vendor = VENDORS.find((v) => v.id === route.provider);
     if (!vendor) throw invalidField(`${at}.provider`, `is not a known vendor (${VENDORS.map((v) => v.id).join(', ')})`);
+    for (const key of ['endpoint', 'image_endpoint'] as const) {
+      const endpoint = route[key];
+      if (endpoint !== undefined && endpoint.length > ENDPOINT_MAX) {
+        throw invalidField(`${at}.${key}`, `must be at most ${ENDPOINT_MAX} characters`);
+      }
+    }
     const mappings = `${vendor.id} (${Object.keys(vendor.mappings).join(', ')})`;
     const mapping = route.mapping ?? undefined;
     if (mapping === undefined && route.image_mapping === undefined) {

@@ -260,12 +260,21 @@ export interface TeamRulesChange {
 }
 
 /** Checks the `kind:model` entries of a rule list (a 400 naming the entry otherwise). */
+/** The limits of a team's rules (the PATCH schema's, checked here for every way in: config apply too). */
+export const PRICE_MULTIPLIER_MAX = 1000;
+export const TEAM_MODEL_LIST_MAX = 1000;
+const MODEL_REF = /^[a-z0-9_]+:[a-zA-Z0-9][a-zA-Z0-9._/-]*$/;
+
 function checkModelList(catalogs: Catalogs, field: string, entries: string[]): void {
   const lists = catalogLists(catalogs.catalog, catalogs.media);
+  if (entries.length > TEAM_MODEL_LIST_MAX)
+    throw invalidField(field, `must have at most ${TEAM_MODEL_LIST_MAX} entries`);
   entries.forEach((entry, i) => {
     const [kind, ...rest] = entry.split(':');
     const model = rest.join(':');
-    if (!kind || !model) throw invalidField(`${field}.${i}`, 'must be kind:model');
+    if (!kind || !model || entry.length > 240 || !MODEL_REF.test(entry)) {
+      throw invalidField(`${field}.${i}`, 'must be kind:model');
+    }
     if (isLiveKind(kind) && lists[kind].some((m) => m.id === model)) return;
     // Models the endpoints name themselves (the influencer image model, motion control, speech...).
     if (kind === 'image' && model === INFLUENCER_MODEL_ROUTES.id) return;
@@ -278,6 +287,10 @@ function checkModelList(catalogs: Catalogs, field: string, entries: string[]): v
 
 /** Checks a change of a team's rules before anything is written. */
 export function checkTeamRules(catalogs: Catalogs, change: TeamRulesChange): void {
+  const multiplier = change.price_multiplier;
+  if (multiplier !== undefined && !(multiplier > 0 && multiplier <= PRICE_MULTIPLIER_MAX)) {
+    throw invalidField('price_multiplier', `must be a number above 0 and at most ${PRICE_MULTIPLIER_MAX}`);
+  }
   if (change.allowed_models) checkModelList(catalogs, 'allowed_models', change.allowed_models);
   if (change.denied_models) checkModelList(catalogs, 'denied_models', change.denied_models);
 }

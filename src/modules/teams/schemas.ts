@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from '../../lib/schemas.ts';
+import { PRICE_MULTIPLIER_MAX, TEAM_MODEL_LIST_MAX } from '../live-config/service.ts';
 
 export const Team = Type.Object(
   {
@@ -56,19 +57,22 @@ export const UpdateTeamBody = Type.Object(
     price_multiplier: Type.Optional(
       Type.Number({
         exclusiveMinimum: 0,
-        maximum: 1000,
+        maximum: PRICE_MULTIPLIER_MAX,
         description:
           'Multiplies every price the team is charged and quoted (each item rounded up to whole credits); 1: list prices',
       }),
     ),
     allowed_models: Type.Optional(
       Type.Array(ModelRef, {
-        maxItems: 1000,
+        maxItems: TEAM_MODEL_LIST_MAX,
         description: 'When not empty, the only models the team may use (others are 403 and not listed to it)',
       }),
     ),
     denied_models: Type.Optional(
-      Type.Array(ModelRef, { maxItems: 1000, description: 'Models the team may not use (403, not listed to it)' }),
+      Type.Array(ModelRef, {
+        maxItems: TEAM_MODEL_LIST_MAX,
+        description: 'Models the team may not use (403, not listed to it)',
+      }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },
