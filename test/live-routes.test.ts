@@ -202,6 +202,25 @@ describe('live routes across two processes', () => {
     );
     const took = await within(1000, () => b.app.deps.live.routesOf('image', MODEL) !== undefined);
     assert.ok(took < 1000, `B applied the routes in ${took} ms`);
+    // The providers view shows the list in force, not the catalog's.
+    await within(1000, () => a.app.deps.live.routesOf('image', MODEL) !== undefined);
+    const providers = await admin<
+      Array<{
+        id: string;
+        routes: Array<{ kind: string; model: string; endpoint: string; source: string; enabled: boolean }>;
+      }>
+    >('GET', '/admin/v1/providers');
+    assert.equal(providers.status, 200, providers.text);
+    const of = (id: string) =>
+      providers.body
+        .find((p) => p.id === id)
+        ?.routes.filter((r) => r.kind === 'image' && r.model === MODEL)
+        .map((r) => [r.endpoint, r.source, r.enabled]);
+    assert.deepEqual(of('fal'), [
+      [FIRST, 'override', false],
+      [SECOND, 'override', true],
+    ]);
+    assert.deepEqual(of('replicate') ?? [], [], "the catalog's replicate route is not in the operator's list");
 
     for (const prompt of ['routes a', 'routes b', 'routes c']) {
       const done = await generate(b, prompt);

@@ -11855,6 +11855,8 @@ export interface components {
             routes: {
                 /** @description Set while the circuit breaker keeps this route out of use */
                 cooling_until: string | null;
+                /** @description false: the operator keeps the route in the list but it is never used */
+                enabled: boolean;
                 /** @description The vendor's endpoint (model id, path) this route sends to */
                 endpoint: string;
                 /** @description The catalog the model is in (image, edit, face, video, music, ...) */
@@ -11862,6 +11864,8 @@ export interface components {
                 model: string;
                 /** @description The route's place in the model's routes (0 is tried first) */
                 position: number;
+                /** @description override: the operator's live list of the model's routes serves (PUT /admin/v1/models/{kind}/{model}/routes); catalog: the catalog's */
+                source: "catalog" | "override";
             }[];
             /** @description Completed attempts over finished attempts in the last 24 hours; null without attempts */
             success_rate: number | null;

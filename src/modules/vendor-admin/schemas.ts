@@ -6,6 +6,11 @@ export const ProviderRoute = Type.Object({
   model: Type.String(),
   endpoint: Type.String({ description: "The vendor's endpoint (model id, path) this route sends to" }),
   position: Type.Integer({ minimum: 0, description: "The route's place in the model's routes (0 is tried first)" }),
+  source: Type.Union([Type.Literal('catalog'), Type.Literal('override')], {
+    description:
+      "override: the operator's live list of the model's routes serves (PUT /admin/v1/models/{kind}/{model}/routes); catalog: the catalog's",
+  }),
+  enabled: Type.Boolean({ description: 'false: the operator keeps the route in the list but it is never used' }),
   cooling_until: Type.Union([Timestamp, Type.Null()], {
     description: 'Set while the circuit breaker keeps this route out of use',
   }),

@@ -19,11 +19,12 @@ const SIMULATOR = 'simulator';
 const LIST_KINDS: Record<string, string> = { influencer: 'image', upscalers: 'upscale', speech: 'voice' };
 
 /**
- * Every provider the catalog names (and the simulator), with its routes and health; with `check`,
- * each configured vendor is asked one harmless authenticated question, all at once.
+ * Every provider the catalog names (and the simulator), with the routes in force (the operator's
+ * live list of a model where there is one, else the catalog's) and health; with `check`, each
+ * configured vendor is asked one harmless authenticated question, all at once.
  */
 export async function listProviders(
-  deps: Pick<Deps, 'pool' | 'catalog' | 'media' | 'providers' | 'config'>,
+  deps: Pick<Deps, 'pool' | 'catalog' | 'media' | 'providers' | 'config' | 'live'>,
   options: { check: boolean } = { check: false },
 ): Promise<Static<typeof ProviderSummary>[]> {
   const [counts, cooling] = await Promise.all([
@@ -42,23 +43,36 @@ export async function listProviders(
   };
   routesOf(SIMULATOR);
   for (const id of configured) routesOf(id);
-  for (const { kind, model, routes } of catalogRoutes(deps.catalog, deps.media)) {
+  for (const { kind, model, routes: catalog } of catalogRoutes(deps.catalog, deps.media)) {
+    const live = deps.live.routesOf(LIST_KINDS[kind] ?? kind, model);
+    const routes = live ?? catalog;
+    const source = live ? 'override' : 'catalog';
     routes.forEach((route, position) => {
       routesOf(route.provider).push({
         kind,
         model,
         endpoint: route.endpoint,
         position,
+        source,
+        enabled: route.enabled !== false,
         cooling_until: cooling.get(routeKey(route))?.toISOString() ?? null,
       });
     });
     // The simulator serves what no configured route does, where the operator lets it.
     const allowance = deps.config.providers.simulator;
     if (
-      deps.providers.candidates(routes).length === 0 &&
+      deps.providers.candidates(routes.filter((r) => r.enabled !== false)).length === 0 &&
       simulatorMayServe(allowance, LIST_KINDS[kind] ?? kind, model)
     ) {
-      routesOf(SIMULATOR).push({ kind, model, endpoint: kind, position: routes.length, cooling_until: null });
+      routesOf(SIMULATOR).push({
+        kind,
+        model,
+        endpoint: kind,
+        position: routes.length,
+        source,
+        enabled: true,
+        cooling_until: null,
+      });
     }
   }
   const checks = new Map<string, ProviderCheck>();

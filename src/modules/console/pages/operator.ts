@@ -285,10 +285,10 @@ ${
   p.routes.length === 0
     ? html`<p class="muted">No model routes to this provider.</p>`
     : html`<div class="overflow-auto"><table>
-<thead><tr><th scope="col">Kind</th><th scope="col">Model</th><th scope="col">Endpoint</th><th scope="col">Place</th><th scope="col">Cooling until</th></tr></thead>
+<thead><tr><th scope="col">Kind</th><th scope="col">Model</th><th scope="col">Endpoint</th><th scope="col">Place</th><th scope="col">List</th><th scope="col">Cooling until</th></tr></thead>
 <tbody>${p.routes.map(
         (r) =>
-          html`<tr><td>${r.kind}</td><td>${r.model}</td><td><code>${r.endpoint}</code></td><td>${r.position + 1}</td><td>${when(r.cooling_until)}</td></tr>`,
+          html`<tr><td>${r.kind}</td><td>${r.model}</td><td><code>${r.endpoint}</code></td><td>${r.position + 1}</td><td>${r.source === 'override' ? 'the operator’s' : html`<span class="muted">the catalog’s</span>`}${r.enabled ? '' : html`, <strong>disabled</strong>`}</td><td>${when(r.cooling_until)}</td></tr>`,
       )}</tbody>
 </table></div>`
 }
