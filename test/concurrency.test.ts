@@ -98,11 +98,17 @@ describe('per-team concurrency', () => {
        where g.id = any($1) order by i.started_at, g.created_at`,
       [ids],
     );
-    assert.deepEqual(
-      rows.map((r: { id: string }) => r.id),
-      ids,
-      'started in the order they came',
-    );
+    // Room that frees for two at once (two items settled in one batch) wakes the two oldest
+    // waiting ones together; their jobs then claim them in either order. So each started within one
+    // place of its place in the queue (cap - 1), and none jumped further ahead.
+    const started = rows.map((r: { id: string }) => r.id);
+    assert.deepEqual([...started].sort(), [...ids].sort());
+    for (const [place, id] of ids.entries()) {
+      assert.ok(
+        Math.abs(started.indexOf(id) - place) <= 1,
+        `started in the order they came (cap 2): ${id} came ${place + 1}th, started ${started.indexOf(id) + 1}th: ${started.join(', ')}`,
+      );
+    }
   });
 
   /** Waits until `condition` holds (checked every 20 ms, for at most 10 s). */
