@@ -5,7 +5,7 @@
 // succeeded, failed or was interrupted.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,9 +163,17 @@ export interface Server {
   /** How it is named in messages: 'ours', 'baseline', 'worker'. */
   name: string;
   baseUrl: string;
+  /** The port it was given. */
+  port: number;
   child: ChildProcess;
   /** The end of what the process printed, shown when it fails. */
   output: () => string;
+  /**
+   * Starts it again on another free port: another process took the one it was given between
+   * freePort() finding it free and this one listening on it (tests start servers beside the
+   * benches).
+   */
+  respawn?: () => Promise<void>;
 }
 
 /** Starts a Node script as a child process with a clean environment, keeping its last output. */
@@ -188,7 +196,56 @@ export function startChild(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   child.on('exit', (code, signal) => keep(`\n[${name} server exited: ${signal ?? `code ${code}`}]`));
-  return { name, baseUrl: `http://127.0.0.1:${port}`, child, output: () => output.trim() };
+  return { name, baseUrl: `http://127.0.0.1:${port}`, port, child, output: () => output.trim() };
+}
+
+/**
+ * Whether the process listening on the server's port is its child (Linux: the listening socket of
+ * /proc/net/tcp{,6} among the child's open files). Where /proc cannot say, it is taken to be.
+ */
+async function listensOnItsPort(server: Server): Promise<boolean> {
+  const pid = server.child.pid;
+  if (pid === undefined) return false;
+  const tables = (
+    await Promise.all(['/proc/net/tcp', '/proc/net/tcp6'].map((f) => readFile(f, 'utf8').catch(() => '')))
+  ).join('\n');
+  if (tables.trim() === '') return true;
+  const port = `:${server.port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const listening = new Set<string>();
+  for (const line of tables.split('\n')) {
+    // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+    const cols = line.trim().split(/\s+/);
+    if (cols[3] === '0A' && cols[1]?.endsWith(port) && cols[9]) listening.add(cols[9]);
+  }
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => undefined);
+  if (fds === undefined) return true;
+  for (const fd of fds) {
+    const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+    const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+    if (inode !== undefined && listening.has(inode)) return true;
+  }
+  return false;
+}
+
+/** Starts a script on a free port, again on another should that one be taken first; stopped at cleanup. */
+async function startOnFreePort(
+  name: string,
+  script: string,
+  envAt: (port: number) => Record<string, string>,
+  argsAt: (port: number) => string[],
+): Promise<Server> {
+  const launch = async (): Promise<Server> => {
+    const port = await freePort();
+    return startChild(name, script, port, envAt(port), argsAt(port));
+  };
+  const server = await launch();
+  server.respawn = async () => {
+    await stopChild(server);
+    const { baseUrl, port, child, output } = await launch();
+    Object.assign(server, { baseUrl, port, child, output });
+  };
+  onCleanup(() => stopChild(server));
+  return server;
 }
 
 export function exited(child: ChildProcess): boolean {
@@ -199,18 +256,36 @@ export function waitUntilHealthy(server: Server): Promise<void> {
   return waitUntilAnswering(server, '/healthz');
 }
 
-/** Until a GET of `path` answers a 2xx, or STARTUP_TIMEOUT_MS. */
+/**
+ * Until a GET of `path` answers a 2xx from the server itself, or STARTUP_TIMEOUT_MS. Another process
+ * that took its port first (and answers there) has it started again on another port, at most 3 times.
+ */
 export async function waitUntilAnswering(server: Server, path: string): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let respawns = 0;
+  const portTaken = async (): Promise<boolean> => {
+    if (!server.respawn || respawns >= 3) return false;
+    respawns += 1;
+    await server.respawn();
+    return true;
+  };
   while (Date.now() < deadline) {
     if (exited(server.child)) {
+      if (/EADDRINUSE/.test(server.output()) && (await portTaken())) continue;
       throw new Error(`The ${server.name} server exited during start-up:\n${server.output()}`);
     }
+    let answered = false;
     try {
       const res = await fetch(`${server.baseUrl}${path}`, { signal: AbortSignal.timeout(1_000) });
-      if (res.ok) return;
+      await res.arrayBuffer();
+      answered = res.ok;
     } catch {
       // Not listening yet.
+    }
+    if (answered) {
+      if (await listensOnItsPort(server)) return;
+      if (await portTaken()) continue;
+      throw new Error(`Another process answers on ${server.baseUrl}, the port the ${server.name} server was given`);
     }
     await sleep(100);
   }
@@ -236,10 +311,7 @@ export async function startServer(
   env: Record<string, string>,
   args: (port: number) => string[] = () => [],
 ): Promise<Server> {
-  const port = await freePort();
-  const server = startChild(name, script, port, env, args(port));
-  onCleanup(() => stopChild(server));
-  return server;
+  return startOnFreePort(name, script, () => env, args);
 }
 
 export interface OurServerOptions {
@@ -257,27 +329,29 @@ export interface OurServerOptions {
  * off: their buckets are still taken on every request, so their cost is part of the figure.
  */
 export async function startOurServer(env: BenchEnvironment, options: OurServerOptions): Promise<Server> {
-  const port = await freePort();
-  const server = startChild(options.name ?? 'ours', 'src/server.ts', port, {
-    DATABASE_URL: env.databaseUrl,
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    LOG_LEVEL: 'warn',
-    ADMIN_TOKEN: env.adminToken,
-    ROLE: options.role,
-    PUBLIC_BASE_URL: options.publicBaseUrl ?? `http://127.0.0.1:${port}`,
-    DATA_DIR: env.dataDir,
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
-    // The watchers of bench/events.ts are one team's, as many as it is asked for.
-    EVENTS_MAX_STREAMS: '1000000',
-    EVENTS_MAX_STREAMS_PER_TEAM: '1000000',
-    // The benchmarks run on the simulator and the test checkout, named as a deployment must.
-    SIMULATOR_MODELS: '*',
-    PAYMENT_PROVIDER: 'builtin',
-    ...options.env,
-  });
-  onCleanup(() => stopChild(server));
-  return server;
+  return startOnFreePort(
+    options.name ?? 'ours',
+    'src/server.ts',
+    (port) => ({
+      DATABASE_URL: env.databaseUrl,
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN: env.adminToken,
+      ROLE: options.role,
+      PUBLIC_BASE_URL: options.publicBaseUrl ?? `http://127.0.0.1:${port}`,
+      DATA_DIR: env.dataDir,
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
+      // The watchers of bench/events.ts are one team's, as many as it is asked for.
+      EVENTS_MAX_STREAMS: '1000000',
+      EVENTS_MAX_STREAMS_PER_TEAM: '1000000',
+      // The benchmarks run on the simulator and the test checkout, named as a deployment must.
+      SIMULATOR_MODELS: '*',
+      PAYMENT_PROVIDER: 'builtin',
+      ...options.env,
+    }),
+    () => [],
+  );
 }
 
 /** A baseline script on the benchmark's database, with the service's pool size. */

@@ -12,7 +12,18 @@ import { createTestDatabase } from './helpers.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** The benches, by the name of their npm script (bench:<name>) and file. */
-const BENCHES = ['auth', 'status', 'create', 'latency', 'providers', 'stream', 'events', 'history', 'door'] as const;
+const BENCHES = [
+  'auth',
+  'status',
+  'create',
+  'latency',
+  'providers',
+  'stream',
+  'events',
+  'history',
+  'door',
+  'tracing',
+] as const;
 
 /** How long one quick run may take on a busy machine before it counts as hung. */
 const RUN_TIMEOUT_MS = 180_000;
