@@ -156,6 +156,28 @@ describe('the operator pages, with the simulator only', () => {
     assert.equal(again.body.max_concurrent_items, null);
   });
 
+  test("shows a team's rules: its price multiplier and the models allowed and denied to it", async () => {
+    const browser = await operator(server);
+    const path = `/console/operator/teams/${team.id}`;
+    const plain = (await browser.request('GET', path)).text;
+    assert.match(plain, /<dd id="price-multiplier">1 <span class="muted">\(list prices\)<\/span><\/dd>/);
+    assert.match(plain, /<dd id="allowed-models"><span class="muted">every model not denied<\/span><\/dd>/);
+    assert.match(plain, /<dd id="denied-models"><span class="muted">none<\/span><\/dd>/);
+    const patched = await call(server, 'PATCH', `/admin/v1/teams/${team.id}`, {
+      token: server.adminToken,
+      body: { price_multiplier: 1.25, denied_models: ['image:flux-1-pro', 'video:sora-2'] },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const ruled = (await browser.request('GET', path)).text;
+    assert.match(ruled, /<dd id="price-multiplier">1.25<\/dd>/);
+    assert.match(ruled, /<dd id="denied-models"><code>image:flux-1-pro<\/code>, <code>video:sora-2<\/code><\/dd>/);
+    const reset = await call(server, 'PATCH', `/admin/v1/teams/${team.id}`, {
+      token: server.adminToken,
+      body: { price_multiplier: 1, denied_models: [] },
+    });
+    assert.equal(reset.status, 200, reset.text);
+  });
+
   test('issues a key shown once, which works until it is revoked from the page', async () => {
     const browser = await operator(server);
     const path = `/console/operator/teams/${team.id}`;

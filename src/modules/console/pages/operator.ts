@@ -147,6 +147,13 @@ function keysTable(ctx: ConsoleContext, teamId: string, keys: ApiKeys): Html {
 </table></div>`;
 }
 
+/** A team's list of `kind:model` entries, or what an empty one means. */
+function modelList(entries: readonly string[], empty: string): Html {
+  return entries.length === 0
+    ? html`<span class="muted">${empty}</span>`
+    : html`${entries.map((entry, i) => html`${i > 0 ? ', ' : ''}<code>${entry}</code>`)}`;
+}
+
 async function teamPage(ctx: ConsoleContext, notes: TeamNotes = {}): Promise<Html> {
   const id = ctx.params.id ?? '';
   const before = ctx.query.ledger_before || undefined;
@@ -171,8 +178,12 @@ ${notes.created ? newKeyBox(notes.created) : ''}
 <dt>Id</dt><dd><code>${team.id}</code></dd>
 <dt>Items at once</dt><dd id="cap">${team.max_concurrent_items ?? `default (${defaultCap})`}</dd>
 <dt>Running now</dt><dd>${team.running_items}</dd>
+<dt>Price multiplier</dt><dd id="price-multiplier">${team.price_multiplier === 1 ? html`1 <span class="muted">(list prices)</span>` : String(team.price_multiplier)}</dd>
+<dt>Models allowed</dt><dd id="allowed-models">${modelList(team.allowed_models, 'every model not denied')}</dd>
+<dt>Models denied</dt><dd id="denied-models">${modelList(team.denied_models, 'none')}</dd>
 <dt>Created</dt><dd>${when(team.created_at)}</dd>
 </dl>
+<p class="muted"><small>The team's rules change through <code>PATCH /admin/v1/teams/{id}</code>, <code>npm run -s admin -- teams set</code> or the configuration file (docs/operating.md).</small></p>
 
 <section aria-labelledby="credits-title">
 <h2 id="credits-title">Grant or correct credits</h2>
