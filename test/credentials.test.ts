@@ -314,7 +314,7 @@ describe('vendor credentials through the whole service', () => {
       assert.ok(!stdout.includes(CLI_SECRET), 'the CLI printed the secret');
       return stdout === '' ? {} : (JSON.parse(stdout) as Record<string, unknown>);
     };
-    const added = await cli(['credentials', 'add', '--provider', 'fal', '--name', 'from the cli', '--weight', '0'], {
+    const added = await cli(['credentials', 'add', '--provider', 'fal', '--name', ' from the cli ', '--weight', '0'], {
       CREDENTIAL_SECRET: CLI_SECRET,
     });
     assert.equal(added.secret_last4, 'c1i9');
@@ -323,6 +323,8 @@ describe('vendor credentials through the whole service', () => {
     const listed = (await cli(['credentials', 'list', '--provider', 'fal'])) as { data?: Credential[] };
     assert.ok(listed.data?.some((c) => c.id === id && c.name === 'from the cli'));
     assert.equal((await cli(['credentials', 'set', id, '--enabled', 'false'])).state, 'disabled');
+    // A name is kept without the spaces around it, as the console's form sends it.
+    assert.equal((await cli(['credentials', 'set', id, '--name', '  renamed  '])).name, 'renamed');
     await cli(['credentials', 'delete', id]);
     assert.ok(!(await credentials()).some((c) => c.id === id));
   });

@@ -132,11 +132,13 @@ export async function addCredential(
     throw invalidField('provider', `must be one of ${CREDENTIAL_VENDORS.join(', ')}`);
   }
   checkBaseUrl(body.base_url);
+  // A name is kept without the spaces around it (as the console's form sends it).
+  const name = body.name.trim();
   return withTransaction(deps.pool, async (client) => {
     const row = await sql.insertCredential(client, {
       id: newId('cred'),
       provider: body.provider,
-      name: body.name,
+      name,
       secret: deps.secrets.seal(body.secret),
       secret_last4: last4(body.secret),
       base_url: body.base_url ?? null,
@@ -145,7 +147,7 @@ export async function addCredential(
       max_in_flight: body.max_in_flight ?? null,
       enabled: body.enabled ?? true,
     });
-    if (!row) throw invalidField('name', `${body.provider} already has a credential named '${body.name}'`);
+    if (!row) throw invalidField('name', `${body.provider} already has a credential named '${name}'`);
     await recordChange(client, {
       actor,
       action: 'credential.create',
@@ -189,16 +191,17 @@ export async function changeCredential(
     throw readOnly(id);
   }
   checkBaseUrl(body.base_url);
+  const name = body.name?.trim();
   return withTransaction(deps.pool, async (client) => {
     const before = await sql.selectCredential(client, id, true);
     if (!before) throw notFound('Credential', id);
-    if (body.name !== undefined && body.name !== before.name) {
-      const taken = await sql.selectCredentialByName(client, before.provider, body.name);
-      if (taken) throw invalidField('name', `${before.provider} already has a credential named '${body.name}'`);
+    if (name !== undefined && name !== before.name) {
+      const taken = await sql.selectCredentialByName(client, before.provider, name);
+      if (taken) throw invalidField('name', `${before.provider} already has a credential named '${name}'`);
     }
     const after = await sql.updateCredential(client, {
       ...before,
-      name: body.name ?? before.name,
+      name: name ?? before.name,
       secret: body.secret === undefined ? before.secret : deps.secrets.seal(body.secret),
       secret_last4: body.secret === undefined ? before.secret_last4 : last4(body.secret),
       base_url: body.base_url === undefined ? before.base_url : body.base_url,
