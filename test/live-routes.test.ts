@@ -385,11 +385,23 @@ describe('live routes across two processes', () => {
       before.body.routes.map((r) => r.mapping),
       [null],
     );
+    const listed = async () => {
+      const list = await call<{ data: Array<{ id: string; kind: string; available: boolean; simulator: boolean }> }>(
+        b,
+        'GET',
+        '/api/v1/models?kind=image',
+        { token: team.key },
+      );
+      const entry = list.body.data.find((m) => m.id === 'flux-1-pro');
+      return [entry?.available, entry?.simulator];
+    };
+    assert.deepEqual(await listed(), [true, true], 'the simulator stands in for it');
     const set = await admin('PUT', routesPath('flux-1-pro'), {
       routes: [{ provider: 'fal', endpoint: 'fal-ai/flux-pro/v1.1', mapping: 'flux-pro' }],
     });
     assert.equal(set.status, 200, set.text);
     await within(1000, () => b.app.deps.live.routesOf('image', 'flux-1-pro') !== undefined);
+    assert.deepEqual(await listed(), [true, false], 'the model list says a vendor makes it now');
     const done = await generate(b, 'added route', 'flux-1-pro');
     assert.equal(done.status, 'completed');
     assert.deepEqual(sentFor('added route'), ['fal-ai/flux-pro/v1.1']);

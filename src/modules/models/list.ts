@@ -304,7 +304,17 @@ function withMultiplier(price: ModelPrice, multiplier: number): ModelPrice {
  * team's price multiplier applied to every price, the aliases beside the models they stand for,
  * and the models the team's rules close to it left out.
  */
-export function liveModelList(all: readonly ModelListEntry[], live: LiveConfig, teamId: string): ModelListEntry[] {
+/**
+ * The model list as a team sees it now: the operator's prices, availability, aliases and team
+ * rules over the list built at start, and, for a model whose routes the operator replaced, how it
+ * is served on those (its enabled routes: `serving`).
+ */
+export function liveModelList(
+  all: readonly ModelListEntry[],
+  live: LiveConfig,
+  teamId: string,
+  serving: ModelServing,
+): ModelListEntry[] {
   const rules = live.teamRules(teamId);
   // Speaking in a voice costs what the speech model does.
   const speech = live.priceOf(ENDPOINT_PRICED.speech.kind, ENDPOINT_PRICED.speech.model);
@@ -312,6 +322,16 @@ export function liveModelList(all: readonly ModelListEntry[], live: LiveConfig, 
   for (const base of all) {
     if (!permits(rules, base.kind, base.id)) continue;
     let entry = base;
+    const routes = live.routesOf(base.kind, base.id);
+    if (routes)
+      entry = {
+        ...entry,
+        ...serving(
+          base.kind,
+          base.id,
+          routes.filter((r) => r.enabled !== false),
+        ),
+      };
     const override = live.override(base.kind, base.id);
     const price = override?.price ?? (base.kind === 'voice' && base.field === 'voice_id' ? speech : undefined);
     if (price) entry = { ...entry, price: { ...entry.price, credits: listedCredits(price) } };

@@ -7,7 +7,7 @@ import { scaleCharge, scaleRate } from '../../lib/multiplier.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { permits } from '../live-config/store.ts';
 import { speechRoutes } from '../speech/speak.ts';
-import { buildModelList, liveModelList, usageHint } from './list.ts';
+import { buildModelList, liveModelList, type ModelServing, usageHint } from './list.ts';
 import { MODEL_KINDS, ModelListQuery, ModelListResponse } from './schemas.ts';
 
 const Entry = {
@@ -145,17 +145,16 @@ export default async function modelRoutes(app: App): Promise<void> {
   };
 
   // The one model list (an extension): every kind, the endpoint that takes each model, its price.
-  // How each model is served here, fixed at start like the configuration it follows.
+  // How each model is served here: on the catalog's routes, worked out at start like the
+  // configuration it follows; on the operator's live routes of a model, at each request.
   const { providers, config } = app.deps;
-  const all = buildModelList(
-    catalog,
-    media,
-    (kind, id, routes) => {
-      if (routes === 'own' || providers.candidates(routes).length > 0) return { available: true, simulator: false };
-      const allowed = simulatorMayServe(config.providers.simulator, kind, id);
-      return { available: allowed, simulator: allowed };
-    },
-    (voiceId) => speechRoutes({ vendorVoiceIds: config.providers.elevenLabs.voiceMap }, { voice_id: voiceId }),
+  const serving: ModelServing = (kind, id, routes) => {
+    if (routes === 'own' || providers.candidates(routes).length > 0) return { available: true, simulator: false };
+    const allowed = simulatorMayServe(config.providers.simulator, kind, id);
+    return { available: allowed, simulator: allowed };
+  };
+  const all = buildModelList(catalog, media, serving, (voiceId) =>
+    speechRoutes({ vendorVoiceIds: config.providers.elevenLabs.voiceMap }, { voice_id: voiceId }),
   );
   linkModelUsage(
     [
@@ -192,7 +191,7 @@ export default async function modelRoutes(app: App): Promise<void> {
     },
     (request) => {
       const { kind } = request.query;
-      const live = liveModelList(all, app.deps.live, request.principal.teamId);
+      const live = liveModelList(all, app.deps.live, request.principal.teamId, serving);
       return { data: kind === undefined ? live : live.filter((entry) => entry.kind === kind) };
     },
   );
