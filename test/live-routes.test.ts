@@ -458,6 +458,23 @@ describe('live routes across two processes', () => {
       [{ routes: [good, { ...good, tier: 1.5 }] }, 'routes[1].tier'],
       [{ routes: [{ ...good, weight: 0 }] }, 'routes[0].weight'],
       [{ routes: [good, { ...good, colour: 'red' }] }, 'routes[1].colour'],
+      // One vendor endpoint, one route (its circuit breaker and failover know it by that).
+      [{ routes: [good, { ...good, params: { num_inference_steps: 2 } }] }, 'routes[1].endpoint'],
+      [
+        {
+          routes: [
+            { ...good, image_endpoint: 'fal-ai/flux/dev/image-to-image', image_mapping: 'flux' },
+            {
+              provider: 'fal',
+              endpoint: SECOND,
+              mapping: null,
+              image_endpoint: 'fal-ai/flux/dev/image-to-image',
+              image_mapping: 'flux',
+            },
+          ],
+        },
+        'routes[1].image_endpoint',
+      ],
       [{ routes: [{ ...good, params: { steps: { deep: 1 } } }] }, 'routes[0].params.steps'],
       [{ routes: [{ ...good, params: ['raw'] }] }, 'routes[0].params'],
       [{ routes: [{ ...good, params: { 'bad name': 1 } }] }, 'routes[0].params'],

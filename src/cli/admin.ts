@@ -41,7 +41,8 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   aliases delete <alias>
   models routes <kind> <model>        (its vendor routes now, and whether they are the catalog's)
   models set-routes <kind> <model> --file <routes.json>|catalog
-                                      (a JSON list [{provider, endpoint, mapping, tier, weight, enabled}])
+                                      (a JSON list [{provider, endpoint, mapping, tier, weight, enabled,
+                                      image_endpoint?, image_mapping?, params?}])
   config export [--format json|yaml]  (the live configuration as one document, JSON by default)
   config apply --file <config.json|config.yaml> [--format json|yaml] [--dry-run]
                                       (the differences, applied in one transaction unless --dry-run;

@@ -1285,7 +1285,7 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
-                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                                 params?: {
                                     [key: string]: string | number | boolean;
                                 };
@@ -1306,7 +1306,7 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
-                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                                 params?: {
                                     [key: string]: string | number | boolean;
                                 };
@@ -1387,7 +1387,7 @@ export interface paths {
                             image_mapping?: string;
                             /** @description One of the vendor's mappings; null or absent only for a route that serves requests that bring images (image_endpoint and image_mapping) */
                             mapping?: string | null;
-                            /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                            /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                             params?: {
                                 [key: string]: string | number | boolean;
                             };
@@ -1419,7 +1419,7 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
-                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                                 params?: {
                                     [key: string]: string | number | boolean;
                                 };
@@ -1440,7 +1440,7 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
-                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                                 params?: {
                                     [key: string]: string | number | boolean;
                                 };
@@ -1532,7 +1532,7 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
-                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                                 params?: {
                                     [key: string]: string | number | boolean;
                                 };
@@ -1553,7 +1553,7 @@ export interface paths {
                                 /** @description image_endpoint's mapping, one of the vendor's */
                                 image_mapping?: string;
                                 mapping: string | null;
-                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean */
+                                /** @description Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, named as /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,99}$/, each a string of at most 2000 characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export */
                                 params?: {
                                     [key: string]: string | number | boolean;
                                 };

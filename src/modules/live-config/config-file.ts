@@ -49,7 +49,7 @@ export interface ConfigDocument {
 }
 
 /** The configuration now, as export writes it: every team's rules whole. */
-export type LiveConfig = ConfigDocument & { teams: Record<string, TeamEntry> };
+export type ExportedConfig = ConfigDocument & { teams: Record<string, TeamEntry> };
 
 /** One difference between the configuration now and a document. */
 export interface ConfigChange {
@@ -62,13 +62,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The live configuration now, as a document. */
-export async function exportConfig(db: pg.Pool | pg.PoolClient): Promise<LiveConfig> {
+export async function exportConfig(db: pg.Pool | pg.PoolClient): Promise<ExportedConfig> {
   // One after the other: `db` may be a transaction's client.
   const overrides = await sql.selectOverrides(db);
   const routes = await sql.selectRouteOverrides(db);
   const aliases = await sql.selectAliases(db);
   const teams = await sql.selectTeamRules(db);
-  const doc: LiveConfig = { version: CONFIG_VERSION, models: {}, aliases: {}, teams: {} };
+  const doc: ExportedConfig = { version: CONFIG_VERSION, models: {}, aliases: {}, teams: {} };
   const entry = (kind: string, model: string): ModelEntry => {
     const byKind = doc.models[kind] ?? {};
     doc.models[kind] = byKind;
@@ -237,7 +237,7 @@ function canonical(value: unknown): string {
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
 /** What applying `next` over `now` changes, target by target. */
-export function diffConfig(now: LiveConfig, next: ConfigDocument): ConfigChange[] {
+export function diffConfig(now: ExportedConfig, next: ConfigDocument): ConfigChange[] {
   const changes: ConfigChange[] = [];
   const keys = new Set<string>();
   for (const doc of [now, next]) {

@@ -3,7 +3,8 @@ import type { App } from '../../app-types.ts';
 import { errorResponses } from '../../lib/schemas.ts';
 import { actorOf } from './actor.ts';
 import { applyConfig, exportConfig } from './config-file.ts';
-import { changeModelRoutes, ENDPOINT_MAX, ROUTES_MAX, readModelRoutes } from './routes-service.ts';
+import { ENDPOINT_MAX, ROUTE_PARAM_NAME, ROUTE_PARAM_TEXT_MAX, ROUTE_PARAMS_MAX, ROUTES_MAX } from './limits.ts';
+import { changeModelRoutes, readModelRoutes } from './routes-service.ts';
 
 const ModelParams = Type.Object({
   kind: Type.String({ minLength: 1, maxLength: 40 }),
@@ -28,10 +29,14 @@ const ImageFields = {
   ),
 };
 
-const Params = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-  description:
-    "Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most 30, each a string of at most 2000 characters, a number or a boolean",
-});
+const Params = Type.Record(
+  Type.String(),
+  Type.Union([Type.String({ maxLength: ROUTE_PARAM_TEXT_MAX }), Type.Number(), Type.Boolean()]),
+  {
+    maxProperties: ROUTE_PARAMS_MAX,
+    description: `Fixed input fields the route sends, over what its mapping makes (e.g. a generic endpoint's base model, a ComfyUI checkpoint); at most ${ROUTE_PARAMS_MAX}, named as /${ROUTE_PARAM_NAME}/, each a string of at most ${ROUTE_PARAM_TEXT_MAX} characters, a number or a boolean. Never a secret: they are shown by GET, the audit and config export`,
+  },
+);
 
 const RouteIn = Type.Object(
   {

@@ -7,6 +7,7 @@ import { ENDPOINT_MODELS } from '../../catalog/routes.ts';
 import { type Queryable, withTransaction } from '../../db/pool.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { VENDORS } from '../../providers/vendors.ts';
+import { ENDPOINT_MAX, ROUTE_PARAM_NAME, ROUTE_PARAM_TEXT_MAX, ROUTE_PARAMS_MAX, ROUTES_MAX } from './limits.ts';
 import { type Catalogs, catalogLists, LIVE_KINDS } from './service.ts';
 import * as sql from './sql.ts';
 
@@ -73,14 +74,7 @@ const imageRoute = (route: { image_endpoint?: string; image_mapping?: string }) 
 const paramsOf = (route: { params?: sql.RouteParams }) =>
   route.params && Object.keys(route.params).length > 0 ? { params: route.params } : {};
 
-/** The most routes a model's list has, and the longest endpoint id (the PUT schema's, for every way in). */
-export const ROUTES_MAX = 50;
-export const ENDPOINT_MAX = 300;
-
-/** Limits of a route's fixed input fields. */
-export const ROUTE_PARAMS_MAX = 30;
-export const ROUTE_PARAM_TEXT_MAX = 2000;
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,99}$/;
+const PARAM_NAME = new RegExp(ROUTE_PARAM_NAME);
 
 /** Checks a route's fixed input fields (`at` names the route in errors). */
 function checkParams(at: string, params: unknown): sql.RouteParams | undefined {
@@ -154,7 +148,7 @@ function viewOf(catalogs: Catalogs, kind: string, model: string, live: sql.LiveR
  */
 export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.LiveRoute[] {
   if (routes.length > ROUTES_MAX) throw invalidField(field, `must have at most ${ROUTES_MAX} routes`);
-  return routes.map((route, i) => {
+  const checked = routes.map((route, i): sql.LiveRoute => {
     const at = `${field}[${i}]`;
     const vendor = VENDORS.find((v) => v.id === route.provider);
     if (!vendor) throw invalidField(`${at}.provider`, `is not a known vendor (${VENDORS.map((v) => v.id).join(', ')})`);
@@ -192,12 +186,38 @@ export function checkRoutes(field: string, routes: readonly RouteInput[]): sql.L
       endpoint: route.endpoint,
       ...(mapping === undefined ? {} : { mapping }),
       ...imageRoute(route),
-      ...(params ? paramsOf({ params }) : {}),
+      ...paramsOf({ params }),
       tier: route.tier ?? i,
       weight: route.weight ?? 1,
       enabled: route.enabled ?? true,
     };
   });
+  // A route is known by its vendor and endpoint (its circuit breaker, an item's failover from it):
+  // two routes of one list may not send to the same one, for requests without images or with them
+  // (a route without an image endpoint takes those to its own endpoint).
+  for (const images of [false, true]) {
+    const taken = new Map<string, number>();
+    checked.forEach((route, i) => {
+      const served = route.mapping !== undefined;
+      const endpoint = images
+        ? (route.image_endpoint ?? (served ? route.endpoint : undefined))
+        : served
+          ? route.endpoint
+          : undefined;
+      if (endpoint === undefined) return;
+      const key = `${route.provider} ${endpoint}`;
+      const first = taken.get(key);
+      if (first !== undefined) {
+        const at = `${field}[${i}].${images && route.image_endpoint !== undefined ? 'image_endpoint' : 'endpoint'}`;
+        throw invalidField(
+          at,
+          `sends to ${endpoint} as ${field}[${first}] does: each route needs an endpoint of its own`,
+        );
+      }
+      taken.set(key, i);
+    });
+  }
+  return checked;
 }
 
 export async function readModelRoutes(

@@ -18,6 +18,7 @@ import { withTransaction } from '../../db/pool.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { type Page, pageWindow, toPage } from '../../lib/pagination.ts';
 import { MODEL_KINDS, type ModelKind } from '../models/schemas.ts';
+import { MODEL_REF, MODEL_REF_MAX, PRICE_MULTIPLIER_MAX, TEAM_MODEL_LIST_MAX } from './limits.ts';
 import * as sql from './sql.ts';
 
 /**
@@ -259,12 +260,9 @@ export interface TeamRulesChange {
   denied_models?: string[];
 }
 
-/** Checks the `kind:model` entries of a rule list (a 400 naming the entry otherwise). */
-/** The limits of a team's rules (the PATCH schema's, checked here for every way in: config apply too). */
-export const PRICE_MULTIPLIER_MAX = 1000;
-export const TEAM_MODEL_LIST_MAX = 1000;
-const MODEL_REF = /^[a-z0-9_]+:[a-zA-Z0-9][a-zA-Z0-9._/-]*$/;
+const MODEL_REF_PATTERN = new RegExp(MODEL_REF);
 
+/** Checks the `kind:model` entries of a rule list (a 400 naming the entry otherwise). */
 function checkModelList(catalogs: Catalogs, field: string, entries: string[]): void {
   const lists = catalogLists(catalogs.catalog, catalogs.media);
   if (entries.length > TEAM_MODEL_LIST_MAX)
@@ -272,7 +270,7 @@ function checkModelList(catalogs: Catalogs, field: string, entries: string[]): v
   entries.forEach((entry, i) => {
     const [kind, ...rest] = entry.split(':');
     const model = rest.join(':');
-    if (!kind || !model || entry.length > 240 || !MODEL_REF.test(entry)) {
+    if (!kind || !model || entry.length > MODEL_REF_MAX || !MODEL_REF_PATTERN.test(entry)) {
       throw invalidField(`${field}.${i}`, 'must be kind:model');
     }
     if (isLiveKind(kind) && lists[kind].some((m) => m.id === model)) return;

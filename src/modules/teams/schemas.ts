@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Timestamp } from '../../lib/schemas.ts';
-import { PRICE_MULTIPLIER_MAX, TEAM_MODEL_LIST_MAX } from '../live-config/service.ts';
+import { MODEL_REF, MODEL_REF_MAX, PRICE_MULTIPLIER_MAX, TEAM_MODEL_LIST_MAX } from '../live-config/limits.ts';
 
 export const Team = Type.Object(
   {
@@ -40,8 +40,8 @@ export const WebhookSecret = Type.Object({
 });
 
 const ModelRef = Type.String({
-  pattern: '^[a-z0-9_]+:[a-zA-Z0-9][a-zA-Z0-9._/-]*$',
-  maxLength: 240,
+  pattern: MODEL_REF,
+  maxLength: MODEL_REF_MAX,
   description: 'kind:model, as GET /api/v1/models lists it (e.g. image:flux-dev)',
 });
 
