@@ -32,10 +32,7 @@ const EnvSchema = Type.Object({
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/]+(/.*)?$' })),
   OTEL_SERVICE_NAME: Type.String({ minLength: 1, default: 'genmedia' }),
   OTEL_BSP_SCHEDULE_DELAY: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000 }),
-  OTEL_PROPAGATORS: Type.String({
-    pattern: '^ *(tracecontext|baggage|none) *(, *(tracecontext|baggage|none) *)*$',
-    default: 'tracecontext,baggage',
-  }),
+  OTEL_PROPAGATORS: Type.String({ pattern: '^[A-Za-z0-9_, -]*$', default: 'tracecontext,baggage' }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 3000 }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
@@ -532,16 +529,17 @@ function comfyModels(value: string | undefined): Record<string, ComfyModelWorkfl
   return models;
 }
 
-/** Parses and validates the environment once; a bad value stops the start with a clear message. */
-
 /**
  * Whether OTEL_PROPAGATORS asks for W3C trace context on outgoing calls: `tracecontext` among its
- * names and not `none` (OpenTelemetry's meaning). `baggage` is accepted and carries nothing here.
+ * names and not `none` (OpenTelemetry's meaning). Other names (`baggage`, `b3`, `jaeger`, `xray`, as
+ * an operator or the OpenTelemetry Operator may set them) are accepted and carry nothing here.
  */
 function propagatesTraceContext(value: string): boolean {
   const names = value.split(',').map((name) => name.trim());
   return names.includes('tracecontext') && !names.includes('none');
 }
+
+/** Parses and validates the environment once; a bad value stops the start with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
   for (const name of SETTING_NAMES) {

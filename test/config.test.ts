@@ -115,3 +115,20 @@ test('the cost and margin settings are read, and a bad one stops the start namin
     assert.throws(() => loadConfig(env), message, JSON.stringify(env));
   }
 });
+
+test('OTEL_PROPAGATORS: trace context goes out with tracecontext among its names and without none; other names are kept quiet', () => {
+  const propagate = (value?: string) =>
+    loadConfig(value === undefined ? {} : { OTEL_PROPAGATORS: value }).tracing.propagate;
+  assert.equal(propagate(), true, 'the default, tracecontext,baggage');
+  assert.equal(propagate('tracecontext'), true);
+  assert.equal(propagate(' b3 , tracecontext '), true);
+  assert.equal(propagate('none'), false);
+  assert.equal(propagate('tracecontext,none'), false);
+  assert.equal(
+    propagate('b3'),
+    false,
+    'a propagator the service does not have carries nothing, and does not stop the start',
+  );
+  assert.equal(propagate('baggage'), false);
+  assert.throws(() => loadConfig({ OTEL_PROPAGATORS: 'trace\ncontext' }), /OTEL_PROPAGATORS/);
+});
