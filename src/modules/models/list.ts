@@ -302,12 +302,9 @@ function withMultiplier(price: ModelPrice, multiplier: number): ModelPrice {
 /**
  * The list as a team sees it now: the operator's prices and switched-off models applied, the
  * team's price multiplier applied to every price, the aliases beside the models they stand for,
- * and the models the team's rules close to it left out.
- */
-/**
- * The model list as a team sees it now: the operator's prices, availability, aliases and team
- * rules over the list built at start, and, for a model whose routes the operator replaced, how it
- * is served on those (its enabled routes: `serving`).
+ * and the models the team's rules close to it left out; for a model whose routes the operator
+ * replaced, how it is served on those (its enabled routes: `serving`; the service's own work stays
+ * its own).
  */
 export function liveModelList(
   all: readonly ModelListEntry[],
@@ -322,7 +319,7 @@ export function liveModelList(
   for (const base of all) {
     if (!permits(rules, base.kind, base.id)) continue;
     let entry = base;
-    const routes = live.routesOf(base.kind, base.id);
+    const routes = OWN_WORK_MODELS.has(base.id) ? undefined : live.routesOf(base.kind, base.id);
     if (routes)
       entry = {
         ...entry,
