@@ -242,6 +242,9 @@ async function main(): Promise<void> {
   ]);
   const el: FakeElevenLabs = await startFakeElevenLabs();
   onCleanup(() => el.close());
+  // Ours is given the upstream's address: the upstream answers first (it may have moved to another
+  // port if its first was taken).
+  await waitUntilHealthy(upstream);
   const ours = await startOurServer(env, {
     role: 'all',
     env: {
@@ -258,7 +261,7 @@ async function main(): Promise<void> {
       TEAM_MAX_CONCURRENT_ITEMS: '1000000',
     },
   });
-  await Promise.all([waitUntilHealthy(upstream), waitUntilAnswering(portkey, '/'), waitUntilHealthy(ours)]);
+  await Promise.all([waitUntilAnswering(portkey, '/'), waitUntilHealthy(ours)]);
   const startingCredits = 1_000_000_000;
   const { teamId, key } = await createTeamWithKey(ours, env.adminToken, 'bench door', startingCredits);
   const servers: Record<DoorSide, Server> = { direct: upstream, portkey, ours };

@@ -239,12 +239,17 @@ async function startOnFreePort(
     return startChild(name, script, port, envAt(port), argsAt(port));
   };
   const server = await launch();
+  let stopped = false;
   server.respawn = async () => {
     await stopChild(server);
+    if (stopped) throw new Error(`The ${name} server was stopped while it was being started again`);
     const { baseUrl, port, child, output } = await launch();
     Object.assign(server, { baseUrl, port, child, output });
   };
-  onCleanup(() => stopChild(server));
+  onCleanup(() => {
+    stopped = true;
+    return stopChild(server);
+  });
   return server;
 }
 
