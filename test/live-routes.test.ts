@@ -847,6 +847,8 @@ describe('the configuration as a file', () => {
     writeFileSync(duplicated, 'version: 1\nmodels: {}\nmodels: {}\n');
     const refusals: Array<[string[], RegExp]> = [
       [['--file', duplicated], /duplicated\.yaml is not YAML.*[Uu]nique/s],
+      // `1` and `"1"` are one key once in JSON.
+      [['--file', join(dir, 'numbered.yaml')], /numbered\.yaml is not YAML.*[Uu]nique/s],
       [['--file', join(dir, 'list.yaml'), '--format', 'yaml'], /must hold one YAML mapping/],
       [['--file', exported, '--format', 'toml'], /--format: unknown format .*toml.*json or yaml/],
       // Plain data only: no tags beyond the core schema's, no circular aliases, no alias bombs.
@@ -861,6 +863,7 @@ describe('the configuration as a file', () => {
       `version: 1\nteams:\n  ${team.id}: { price_multiplier: .inf, allowed_models: [], denied_models: [] }\n`,
     );
     writeFileSync(join(dir, 'list.yaml'), '- version: 1\n');
+    writeFileSync(join(dir, 'numbered.yaml'), 'version: 1\naliases: {}\nmodels:\n  1: {}\n  "1": {}\n');
     writeFileSync(join(dir, 'tagged.yaml'), 'version: 1\naliases: !!binary aGVsbG8=\n');
     writeFileSync(join(dir, 'circular.yaml'), 'version: 1\nmodels: &m { image: *m }\n');
     const level = (n: number) =>

@@ -3,7 +3,7 @@
 // YAML 1.2 core schema (strings, numbers, booleans and null; any other tag refused; no merge keys), one
 // document per file, keys unique, and aliases bounded (a file of nested aliases cannot blow up).
 
-import { parseDocument as parseYaml, stringify } from 'yaml';
+import { isScalar, parseDocument as parseYaml, stringify } from 'yaml';
 
 export type DocumentFormat = 'json' | 'yaml';
 
@@ -26,7 +26,8 @@ export function parseDocument(text: string, format: DocumentFormat): unknown {
     schema: 'core',
     resolveKnownTags: false,
     merge: false,
-    uniqueKeys: true,
+    // Keys as JSON will hold them: `1` and `"1"` are one key.
+    uniqueKeys: (a, b) => String(isScalar(a) ? a.value : a) === String(isScalar(b) ? b.value : b),
     prettyErrors: true,
   });
   // A tag the core schema does not read (`!!binary`, `!!timestamp`, a custom one) is refused
