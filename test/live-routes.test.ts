@@ -1002,64 +1002,42 @@ describe('the configuration as a file', () => {
   });
 
   test('CONFIG_FILE applies a file when the service starts; a bad one stops the start', async () => {
+    /** Another API process on this database, started with `file` as its CONFIG_FILE. */
+    const startWith = (file: string) =>
+      startTestServer({
+        databaseUrl: server.databaseUrl,
+        adminToken: server.adminToken,
+        worker: false,
+        env: { CONFIG_FILE: file },
+      });
+    /** The price sdxl-lightning has on a process started with `file`. */
+    const priceOnStart = async (file: string) => {
+      const other = await startWith(file);
+      try {
+        const model = await call<{ price: unknown }>(other, 'GET', '/admin/v1/models/image/sdxl-lightning', {
+          token: other.adminToken,
+        });
+        return model.body.price;
+      } finally {
+        await other.close();
+      }
+    };
     const file = join(dir, 'start.json');
     writeFileSync(
       file,
       JSON.stringify({ models: { image: { 'sdxl-lightning': { price: { credits_per_image: 9 } } } } }),
     );
-    const other = await startTestServer({
-      databaseUrl: server.databaseUrl,
-      adminToken: server.adminToken,
-      worker: false,
-      env: { CONFIG_FILE: file },
-    });
-    try {
-      const model = await call<{ price: unknown }>(other, 'GET', '/admin/v1/models/image/sdxl-lightning', {
-        token: other.adminToken,
-      });
-      assert.deepEqual(model.body.price, { credits_per_image: 9 });
-    } finally {
-      await other.close();
-    }
+    assert.deepEqual(await priceOnStart(file), { credits_per_image: 9 });
     // The same as YAML, by its name.
     const yamlFile = join(dir, 'start.yaml');
     writeFileSync(
       yamlFile,
       '# at start\nmodels:\n  image:\n    sdxl-lightning:\n      price: { credits_per_image: 11 }\n',
     );
-    const fromYaml = await startTestServer({
-      databaseUrl: server.databaseUrl,
-      adminToken: server.adminToken,
-      worker: false,
-      env: { CONFIG_FILE: yamlFile },
-    });
-    try {
-      const model = await call<{ price: unknown }>(fromYaml, 'GET', '/admin/v1/models/image/sdxl-lightning', {
-        token: fromYaml.adminToken,
-      });
-      assert.deepEqual(model.body.price, { credits_per_image: 11 });
-    } finally {
-      await fromYaml.close();
-    }
+    assert.deepEqual(await priceOnStart(yamlFile), { credits_per_image: 11 });
     writeFileSync(yamlFile, 'models:\n  image: {}\n  image: {}\n');
-    await assert.rejects(
-      startTestServer({
-        databaseUrl: server.databaseUrl,
-        adminToken: server.adminToken,
-        worker: false,
-        env: { CONFIG_FILE: yamlFile },
-      }),
-      /CONFIG_FILE .*start\.yaml: cannot be read as YAML/,
-    );
+    await assert.rejects(startWith(yamlFile), /CONFIG_FILE .*start\.yaml: cannot be read as YAML/);
     writeFileSync(file, JSON.stringify({ models: { image: { 'sdxl-lightning': { prices: {} } } } }));
-    await assert.rejects(
-      startTestServer({
-        databaseUrl: server.databaseUrl,
-        adminToken: server.adminToken,
-        worker: false,
-        env: { CONFIG_FILE: file },
-      }),
-      /document\.models\.image\.sdxl-lightning\.prices/,
-    );
+    await assert.rejects(startWith(file), /document\.models\.image\.sdxl-lightning\.prices/);
   });
 });
