@@ -38,6 +38,11 @@ function loadEndpointModels(): Record<string, Static<typeof EndpointModel>> {
   return data as Record<string, Static<typeof EndpointModel>>;
 }
 
+/** The routes of a list that may be used: those the operator has not switched off (`enabled: false`). */
+export function enabledRoutes<T extends { enabled?: boolean }>(routes: readonly T[]): T[] {
+  return routes.filter((route) => route.enabled !== false);
+}
+
 export interface ModelRoutes {
   /** The catalog the model is in (image, edit, face, video, music, ...): ids repeat across them. */
   kind: string;

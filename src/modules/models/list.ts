@@ -5,7 +5,7 @@
 import { ENDPOINT_PRICED } from '../../catalog/endpoint-prices.ts';
 import { defaultOf, type MediaCatalog } from '../../catalog/media-models.ts';
 import type { ModelCatalog, ModelRoute } from '../../catalog/models.ts';
-import { ENDPOINT_MODELS, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
+import { ENDPOINT_MODELS, enabledRoutes, INFLUENCER_MODEL_ROUTES } from '../../catalog/routes.ts';
 import { PRESET_VOICES, TTS_EMOTIONS, TTS_FORMATS } from '../../catalog/voices.ts';
 import { scaleCharge, scaleRate } from '../../lib/multiplier.ts';
 import { INFLUENCER_IMAGE_CREDITS } from '../influencers/image-plan.ts';
@@ -323,11 +323,7 @@ export function liveModelList(
     if (routes)
       entry = {
         ...entry,
-        ...serving(
-          base.kind,
-          base.id,
-          routes.filter((r) => r.enabled !== false),
-        ),
+        ...serving(base.kind, base.id, enabledRoutes(routes)),
       };
     const override = live.override(base.kind, base.id);
     const price = override?.price ?? (base.kind === 'voice' && base.field === 'voice_id' ? speech : undefined);

@@ -7,6 +7,7 @@ import type { Deps } from '../../app-types.ts';
 import { lookupModel } from '../../catalog/lookup.ts';
 import type { TextModel } from '../../catalog/media-models.ts';
 import { OperationName } from '../../catalog/operation-names.ts';
+import { enabledRoutes } from '../../catalog/routes.ts';
 import type { GenerationPlan } from '../../engine/types.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import { countTokens, tokenCredits } from '../../lib/tokens.ts';
@@ -90,7 +91,7 @@ export const TextGenerateResponse = Type.Object({
 /** Whether a configured vendor's route (not the simulator) serves the text model now. */
 function servedByVendor(deps: Deps, model: TextModel): boolean {
   const ctx = deps.work.context(new AbortController().signal);
-  const routes = (ctx.services.live.routesOf('text', model.id) ?? model.routes).filter((r) => r.enabled !== false);
+  const routes = enabledRoutes(ctx.services.live.routesOf('text', model.id) ?? model.routes);
   return ctx.providers.candidates(routes).length > 0;
 }
 

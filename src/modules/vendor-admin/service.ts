@@ -2,7 +2,7 @@
 // serves and which routes are cooling down; and every vendor attempt of a generation.
 import type { Static } from 'typebox';
 import type { Deps } from '../../app-types.ts';
-import { catalogRoutes } from '../../catalog/routes.ts';
+import { catalogRoutes, enabledRoutes } from '../../catalog/routes.ts';
 import { simulatorMayServe } from '../../config.ts';
 import { coolingRoutes } from '../../engine/index.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -61,7 +61,7 @@ export async function listProviders(
     // The simulator serves what no configured route does, where the operator lets it.
     const allowance = deps.config.providers.simulator;
     if (
-      deps.providers.candidates(routes.filter((r) => r.enabled !== false)).length === 0 &&
+      deps.providers.candidates(enabledRoutes(routes)).length === 0 &&
       simulatorMayServe(allowance, LIST_KINDS[kind] ?? kind, model)
     ) {
       routesOf(SIMULATOR).push({
